@@ -215,6 +215,8 @@ export interface CrawlStats {
   elapsedMs: number;
   /** Mean page score so far (harvest). */
   meanScore: number;
+  /** Where the time went, summed over fetches (they overlap, so these can exceed elapsedMs). */
+  timings?: { fetchMs: number; evaluateMs: number; strategyMs: number };
 }
 
 export type CrawlEvent =
