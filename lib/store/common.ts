@@ -81,3 +81,9 @@ export function mergePatch(record: CrawlRecord, patch: Partial<Omit<CrawlRecord,
   checkCrawl(merged);
   return merged;
 }
+
+/** A checkpoint must at least be an object (its contents are the crawl loop's business). */
+export function checkCheckpoint(crawlId: string, checkpoint: unknown): void {
+  checkId(crawlId);
+  if (!checkpoint || typeof checkpoint !== 'object') throw new TypeError('CrawlStore: checkpoint must be an object');
+}

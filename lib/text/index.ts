@@ -1,0 +1,2 @@
+export { tokenize, tokenizeInto, words, stopwordLanguage } from './tokenize';
+export { termVector, cosine, norm, topicVector } from './vector';
