@@ -265,3 +265,48 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   if (Number.isNaN(date)) return undefined;
   return Math.max(0, date - now);
 }
+
+/**
+ * A signal that aborts when any of `signals` does (AbortSignal.any is missing from older browsers).
+ * Call `dispose` to detach the listeners once the work is done.
+ */
+export function linkedSignal(signals: (AbortSignal | undefined)[]): { signal: AbortSignal; dispose(): void } {
+  const controller = new AbortController();
+  const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  const onAbort = () => controller.abort();
+  for (const s of present) {
+    if (s.aborted) {
+      controller.abort();
+      break;
+    }
+    s.addEventListener('abort', onAbort, { once: true });
+  }
+  return {
+    signal: controller.signal,
+    dispose: () => {
+      for (const s of present) s.removeEventListener('abort', onAbort);
+    },
+  };
+}
+
+/** Resolves like `promise` unless `signal` aborts first (then rejects with a DeadlineError 'aborted'). */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(noop);
+    return Promise.reject(new DeadlineError('aborted'));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(new DeadlineError('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
