@@ -1,0 +1,394 @@
+import 'fake-indexeddb/auto';
+import { deleteDB, openDB } from 'idb';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createIdbStore, createMemoryStore, type CrawlRecord, type CrawlStore } from '../../lib/store';
+import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../lib/types';
+
+let dbCounter = 0;
+const freshName = (): string => `forager-test-${process.pid}-${++dbCounter}`;
+
+function record(id: string, updatedAt: number, extra: Partial<CrawlRecord> = {}): CrawlRecord {
+  return {
+    id,
+    name: `Crawl ${id}`,
+    topic: { keywords: 'solar panels', language: 'en' },
+    seeds: ['https://example.com/a', 'https://example.org/b'],
+    source: { kind: 'serp', engine: 'duckduckgo', query: 'solar panels' },
+    settings: {
+      strategy: 'best-n-first',
+      params: { n: 16, greedy: false, label: 'x' },
+      maxPages: 500,
+      maxBuffer: 256,
+      politenessDelayMs: 1000,
+      stayOnSeedSites: false,
+      seed: 42,
+    },
+    status: 'running',
+    createdAt: 1_700_000_000_000,
+    updatedAt,
+    stats: {
+      pagesEvaluated: 3,
+      maxPages: 500,
+      errors: 1,
+      frontierSize: 20,
+      fetchesInFlight: 2,
+      elapsedMs: 1234,
+      meanScore: 0.25,
+    },
+    ...extra,
+  };
+}
+
+function page(url: string, score: number, extra: Partial<PageResult> = {}): PageResult {
+  return {
+    url,
+    title: `Title of ${url}`,
+    snippet: 'a snippet ünïcödé 🌞',
+    score,
+    depth: 1,
+    from: 'https://example.com/a',
+    fetchedAt: 1_700_000_100_000,
+    isSeed: false,
+    ...extra,
+  };
+}
+
+function skip(url: string, at: number, extra: Partial<SkipRecord> = {}): SkipRecord {
+  return { url, reason: 'http-error', detail: 'HTTP 404', at, ...extra };
+}
+
+function checkpoint(n: number): CrawlCheckpoint {
+  const p = page('https://example.com/p' + n, 0.5);
+  return {
+    version: 1,
+    topic: { keywords: 'solar panels' },
+    seeds: ['https://example.com/a'],
+    strategy: { name: 'best-n-first', params: { n: 16 }, seed: 7, state: { frontier: [['u', 0.3, null]], n, nested: { ok: true } } },
+    limits: { maxPages: 500, maxBuffer: 256 },
+    fetched: ['https://example.com/a', 'https://example.com/x'],
+    pendingBatch: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
+    pendingDone: [{ url: 'https://example.com/z', kind: 'skip', skip: skip('https://example.com/z', 5) }],
+    results: [p],
+    skips: [skip('https://example.com/q', 3)],
+    pagesEvaluated: n,
+    errors: 1,
+    scoreSum: 0.5 * n,
+    elapsedMs: 999,
+  };
+}
+
+/** Deterministic PRNG (mulberry32) so the big paging test is reproducible. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Many pages with random scores, some tied (coarse rounding), unordered. */
+function manyPages(count: number, seed = 1): PageResult[] {
+  const r = rng(seed);
+  return Array.from({ length: count }, (_, i) => page(`https://site${i % 37}.example/page/${i}`, Math.round(r() * 200) / 200));
+}
+
+const opened: { close(): void }[] = [];
+afterEach(() => {
+  while (opened.length) opened.pop()!.close();
+});
+
+const implementations: [string, () => CrawlStore][] = [
+  ['memory', () => createMemoryStore()],
+  [
+    'idb',
+    () => {
+      const s = createIdbStore(freshName());
+      opened.push(s);
+      return s;
+    },
+  ],
+];
+
+describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
+  it('puts and gets a crawl, as a copy both ways', async () => {
+    const store = make();
+    const r = record('c1', 10);
+    await store.putCrawl(r);
+    r.name = 'changed after put';
+    r.stats.errors = 99;
+    const got = await store.getCrawl('c1');
+    expect(got).toEqual(record('c1', 10));
+    got!.topic.keywords = 'mutated';
+    expect((await store.getCrawl('c1'))!.topic.keywords).toBe('solar panels');
+    expect(await store.getCrawl('nope')).toBeUndefined();
+  });
+
+  it('lists crawls newest first and replaces a crawl put twice', async () => {
+    const store = make();
+    await store.putCrawl(record('old', 100));
+    await store.putCrawl(record('new', 300));
+    await store.putCrawl(record('mid', 200));
+    await store.putCrawl(record('old', 50, { name: 'replaced' }));
+    const list = await store.listCrawls();
+    expect(list.map((c) => c.id)).toEqual(['new', 'mid', 'old']);
+    expect(list[2].name).toBe('replaced');
+    expect(list).toHaveLength(3);
+  });
+
+  it('updates a crawl by merging, keeps the id, and reorders the list', async () => {
+    const store = make();
+    await store.putCrawl(record('a', 1));
+    await store.putCrawl(record('b', 2));
+    const patch = { status: 'error' as const, error: 'boom', updatedAt: 5, id: 'hijack' } as Partial<CrawlRecord>;
+    const updated = await store.updateCrawl('a', patch);
+    expect(updated).toEqual({ ...record('a', 5), status: 'error', error: 'boom' });
+    expect(await store.getCrawl('a')).toEqual(updated);
+    expect(await store.getCrawl('hijack')).toBeUndefined();
+    expect((await store.listCrawls()).map((c) => c.id)).toEqual(['a', 'b']);
+    expect(await store.updateCrawl('missing', { status: 'done' })).toBeUndefined();
+    expect(await store.getCrawl('missing')).toBeUndefined();
+    // A patch that would make the record unindexable is refused and leaves it as it was.
+    await expect(store.updateCrawl('a', { updatedAt: NaN })).rejects.toThrow(/updatedAt/);
+    expect((await store.getCrawl('a'))!.updatedAt).toBe(5);
+  });
+
+  it('deletes a crawl with its pages, skips and checkpoint, and nothing of other crawls', async () => {
+    const store = make();
+    // 'c1' is a prefix of 'c10': key ranges must not leak between them.
+    for (const id of ['c1', 'c10']) {
+      await store.putCrawl(record(id, 1));
+      await store.addPages(id, [page('https://e.com/1', 0.1), page('https://e.com/2', 0.2)]);
+      await store.addSkips(id, [skip('https://e.com/s', 1)]);
+      await store.saveCheckpoint(id, checkpoint(1));
+    }
+    await store.deleteCrawl('c1');
+    expect(await store.getCrawl('c1')).toBeUndefined();
+    expect(await store.getPages('c1')).toEqual([]);
+    expect(await store.countPages('c1')).toBe(0);
+    expect(await store.getSkips('c1')).toEqual([]);
+    expect(await store.getCheckpoint('c1')).toBeUndefined();
+    expect(await store.getCrawl('c10')).toBeDefined();
+    expect(await store.countPages('c10')).toBe(2);
+    expect(await store.getSkips('c10')).toHaveLength(1);
+    expect(await store.getCheckpoint('c10')).toEqual(checkpoint(1));
+    await store.deleteCrawl('never-existed'); // no error
+  });
+
+  it('keys pages by URL: the same page twice keeps one copy, the later one', async () => {
+    const store = make();
+    await store.addPages('c', [page('https://e.com/x', 0.1, { title: 'first' })]);
+    await store.addPages('c', [page('https://e.com/x', 0.9, { title: 'second' }), page('https://e.com/y', 0.5)]);
+    // Within one call too.
+    await store.addPages('c', [page('https://e.com/z', 0.3, { title: 'z1' }), page('https://e.com/z', 0.2, { title: 'z2' })]);
+    expect(await store.countPages('c')).toBe(3);
+    const pages = await store.getPages('c');
+    expect(pages.map((p) => [p.url, p.title])).toEqual([
+      ['https://e.com/x', 'second'],
+      ['https://e.com/y', 'Title of https://e.com/y'],
+      ['https://e.com/z', 'z2'],
+    ]);
+    expect(pages[0]).toEqual(page('https://e.com/x', 0.9, { title: 'second' }));
+  });
+
+  it('pages thousands of pages best first with offset and limit', async () => {
+    const store = make();
+    const all = manyPages(2000);
+    await store.addPages('big', all);
+    await store.addPages('other', manyPages(50, 2));
+    expect(await store.countPages('big')).toBe(2000);
+
+    const whole = await store.getPages('big');
+    expect(whole).toHaveLength(2000);
+    for (let i = 1; i < whole.length; i++) expect(whole[i - 1].score).toBeGreaterThanOrEqual(whole[i].score);
+    const byUrl = (a: PageResult, b: PageResult): number => (a.url < b.url ? -1 : 1);
+    expect([...whole].sort(byUrl)).toEqual([...all].sort(byUrl));
+
+    // Cursor-paged windows (fake-indexeddb walks a ranged cursor in O(n) per step, so a handful, not a full walk).
+    const first = await store.getPages('big', { offset: 0, limit: 100 });
+    const second = await store.getPages('big', { offset: 100, limit: 100 });
+    expect([...first, ...second]).toEqual(whole.slice(0, 200));
+    expect(await store.getPages('big', { offset: 950, limit: 100 })).toEqual(whole.slice(950, 1050));
+    expect(await store.getPages('big', { offset: 1900, limit: 250 })).toEqual(whole.slice(1900));
+    expect(await store.getPages('big', { offset: 2000, limit: 10 })).toEqual([]);
+    expect(await store.getPages('big', { offset: 2000 })).toEqual([]);
+    expect(await store.getPages('big', { offset: 10, limit: 0 })).toEqual([]);
+    expect(await store.getPages('big', { offset: -5, limit: 3 })).toEqual(whole.slice(0, 3));
+    expect(await store.getPages('big', { offset: 1993 })).toEqual(whole.slice(1993));
+    expect(await store.getPages('nothing-here', { limit: 10 })).toEqual([]);
+  }, 120_000); // fake-indexeddb is slow here and machines are shared
+
+  it('stores skips per URL, oldest first', async () => {
+    const store = make();
+    await store.addSkips('c', [skip('https://e.com/b', 20), skip('https://e.com/a', 10, { reason: 'robots', detail: 'disallowed' })]);
+    await store.addSkips('c', [skip('https://e.com/b', 30, { reason: 'timeout', detail: 'timeout after 10000 ms' })]);
+    await store.addSkips('d', [skip('https://e.com/a', 1)]);
+    expect(await store.getSkips('c')).toEqual([
+      skip('https://e.com/a', 10, { reason: 'robots', detail: 'disallowed' }),
+      skip('https://e.com/b', 30, { reason: 'timeout', detail: 'timeout after 10000 ms' }),
+    ]);
+    expect(await store.getSkips('d')).toEqual([skip('https://e.com/a', 1)]);
+    expect(await store.getSkips('none')).toEqual([]);
+  });
+
+  it('round-trips checkpoints and keeps only the latest per crawl', async () => {
+    const store = make();
+    expect(await store.getCheckpoint('c')).toBeUndefined();
+    await store.saveCheckpoint('c', checkpoint(1));
+    expect(await store.getCheckpoint('c')).toEqual(checkpoint(1));
+    await store.saveCheckpoint('c', checkpoint(2));
+    await store.saveCheckpoint('other', checkpoint(3));
+    expect(await store.getCheckpoint('c')).toEqual(checkpoint(2));
+    expect(await store.getCheckpoint('other')).toEqual(checkpoint(3));
+  });
+
+  it('keeps crawls isolated from each other', async () => {
+    const store = make();
+    await store.addPages('a', [page('https://e.com/same', 0.9, { title: 'in a' })]);
+    await store.addPages('b', [page('https://e.com/same', 0.1, { title: 'in b' })]);
+    expect((await store.getPages('a'))[0].title).toBe('in a');
+    expect((await store.getPages('b'))[0].title).toBe('in b');
+    await store.deleteCrawl('a');
+    expect(await store.getPages('b')).toHaveLength(1);
+  });
+
+  it('applies concurrent addPages calls completely, in call order', async () => {
+    const store = make();
+    const calls = Array.from({ length: 20 }, (_, c) =>
+      store.addPages('c', [
+        ...Array.from({ length: 50 }, (_, i) => page(`https://e.com/${c}/${i}`, (i % 10) / 10)),
+        page('https://e.com/shared', 0.5, { title: `call ${c}` }),
+      ]),
+    );
+    await Promise.all(calls);
+    expect(await store.countPages('c')).toBe(20 * 50 + 1);
+    const shared = (await store.getPages('c')).find((p) => p.url === 'https://e.com/shared');
+    expect(shared?.title).toBe('call 19');
+  });
+
+  it('refuses hostile input with a clear error and writes nothing of the batch', async () => {
+    const store = make();
+    await expect(store.addPages('c', [page('https://e.com/ok', 0.5), page('https://e.com/bad', NaN)])).rejects.toThrow(
+      /non-finite score/,
+    );
+    await expect(store.addPages('c', [page('', 0.5)])).rejects.toThrow(/no URL/);
+    await expect(store.addPages('', [page('https://e.com/ok', 0.5)])).rejects.toThrow(/crawl id/);
+    await expect(store.addSkips('c', [skip('https://e.com/s', Number.POSITIVE_INFINITY)])).rejects.toThrow(/non-finite time/);
+    await expect(store.putCrawl(record('', 1))).rejects.toThrow(/crawl id/);
+    await expect(store.putCrawl(record('x', NaN))).rejects.toThrow(/updatedAt/);
+    // Uncloneable values (a function) fail like structured clone does, and the earlier pages of the batch are not kept.
+    const uncloneable = { ...page('https://e.com/fn', 0.2), extra: () => 1 } as unknown as PageResult;
+    await expect(store.addPages('c', [page('https://e.com/first', 0.1), uncloneable])).rejects.toThrow();
+    expect(await store.countPages('c')).toBe(0);
+    expect(await store.listCrawls()).toEqual([]);
+  });
+
+  it('returns copies of pages, not live objects', async () => {
+    const store = make();
+    const p = page('https://e.com/x', 0.5);
+    await store.addPages('c', [p]);
+    p.title = 'mutated input';
+    const [got] = await store.getPages('c');
+    got.title = 'mutated output';
+    expect((await store.getPages('c'))[0].title).toBe('Title of https://e.com/x');
+  });
+});
+
+describe('the two implementations agree exactly', () => {
+  it('gives identical answers to the same operations (including tie order)', async () => {
+    const mem = createMemoryStore();
+    const idb = createIdbStore(freshName());
+    opened.push(idb);
+    const tied = Array.from({ length: 40 }, (_, i) => page(`https://e.com/t${i % 7}-${i}`, i % 3 === 0 ? 0.5 : 0.25));
+    for (const s of [mem, idb]) {
+      await s.putCrawl(record('b', 5));
+      await s.putCrawl(record('a', 5));
+      await s.putCrawl(record('c', 9));
+      await s.addPages('a', tied);
+      await s.addPages('a', manyPages(300, 9));
+      await s.addSkips('a', [skip('https://z.com', 1), skip('https://y.com', 1), skip('https://x.com', 0)]);
+      await s.updateCrawl('b', { updatedAt: 9 });
+    }
+    expect(await idb.listCrawls()).toEqual(await mem.listCrawls());
+    expect(await idb.getPages('a')).toEqual(await mem.getPages('a'));
+    expect(await idb.getPages('a', { offset: 13, limit: 17 })).toEqual(await mem.getPages('a', { offset: 13, limit: 17 }));
+    // A window near the end (read forwards from the worst page by the IndexedDB store) with ties in it.
+    expect(await idb.getPages('a', { offset: 300, limit: 30 })).toEqual(await mem.getPages('a', { offset: 300, limit: 30 }));
+    expect(await idb.getPages('a', { offset: 330, limit: 30 })).toEqual(await mem.getPages('a', { offset: 330, limit: 30 }));
+    expect(await idb.getSkips('a')).toEqual(await mem.getSkips('a'));
+  });
+});
+
+describe('IndexedDB store specifics', () => {
+  it('keeps everything across reopening (a new store on the same database)', async () => {
+    const name = freshName();
+    const first = createIdbStore(name);
+    await first.putCrawl(record('keep', 7));
+    await first.addPages('keep', manyPages(120, 3));
+    await first.addSkips('keep', [skip('https://e.com/s', 4)]);
+    await first.saveCheckpoint('keep', checkpoint(4));
+    first.close();
+
+    const second = createIdbStore(name);
+    opened.push(second);
+    expect(await second.getCrawl('keep')).toEqual(record('keep', 7));
+    expect(await second.countPages('keep')).toBe(120);
+    expect((await second.getPages('keep', { limit: 1 }))[0].score).toBe(Math.max(...manyPages(120, 3).map((p) => p.score)));
+    expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4)]);
+    expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
+    // And the closed store reopens by itself when used again.
+    expect(await first.countPages('keep')).toBe(120);
+    first.close();
+  });
+
+  it('steps aside when another context deletes the database, then reopens', async () => {
+    const name = freshName();
+    const store = createIdbStore(name);
+    opened.push(store);
+    await store.putCrawl(record('x', 1));
+    // Blocked (and hanging forever) if the store kept its connection open.
+    await new Promise<void>((resolve, reject) => {
+      deleteDB(name, { blocked: () => reject(new Error('delete blocked by the store')) }).then(resolve, reject);
+    });
+    expect(await store.getCrawl('x')).toBeUndefined();
+    await store.putCrawl(record('y', 2));
+    expect((await store.listCrawls()).map((c) => c.id)).toEqual(['y']);
+  });
+
+  it('explains a database upgraded by a newer version instead of failing obscurely', async () => {
+    const name = freshName();
+    const store = createIdbStore(name);
+    opened.push(store);
+    await store.putCrawl(record('x', 1));
+    // The store's connection must close for this upgrade to go through.
+    const newer = await new Promise<Awaited<ReturnType<typeof openDB>>>((resolve, reject) => {
+      openDB(name, 2, { blocked: () => reject(new Error('upgrade blocked by the store')) }).then(resolve, reject);
+    });
+    newer.close();
+    await expect(store.getCrawl('x')).rejects.toThrow(/newer version of Forager/);
+  });
+
+  it('turns a quota error into a clear message and keeps nothing of the batch', async () => {
+    const store = createIdbStore(freshName());
+    opened.push(store);
+    const realPut = IDBObjectStore.prototype.put;
+    let calls = 0;
+    const spy = vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementation(function (this: IDBObjectStore, ...args) {
+      if (++calls === 3) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      return realPut.apply(this, args as [unknown, IDBValidKey?]);
+    });
+    try {
+      const err = await store.addPages('c', manyPages(10)).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect((err as Error).message).toMatch(/Storage is full/);
+      expect(((err as Error).cause as DOMException).name).toBe('QuotaExceededError');
+    } finally {
+      spy.mockRestore();
+    }
+    expect(await store.countPages('c')).toBe(0);
+    await store.addPages('c', manyPages(10));
+    expect(await store.countPages('c')).toBe(10);
+  });
+});
