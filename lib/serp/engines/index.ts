@@ -1,0 +1,16 @@
+/** The engines the extractor knows, as data: one file per engine. Order matters only when patterns overlap. */
+import type { EngineSpec } from '../types';
+import { google } from './google';
+import { bing } from './bing';
+import { duckduckgo } from './duckduckgo';
+import { brave } from './brave';
+import { startpage } from './startpage';
+import { ecosia } from './ecosia';
+import { yahoo } from './yahoo';
+import { qwant } from './qwant';
+import { mojeek } from './mojeek';
+
+export { google, bing, duckduckgo, brave, startpage, ecosia, yahoo, qwant, mojeek };
+
+/** All known engines. */
+export const ENGINES: readonly EngineSpec[] = [google, bing, duckduckgo, brave, startpage, ecosia, yahoo, qwant, mojeek];
