@@ -1,0 +1,158 @@
+/**
+ * The strategy registry. Each strategy lives in one file that calls {@link registerStrategy} when loaded;
+ * `./index.ts` imports them all. Kept apart from index.ts so strategy files can import it without an import cycle.
+ */
+import type { Strategy, StrategyContext } from '../types';
+
+/** One tunable parameter of a strategy, described well enough for a settings form or `--help`. */
+export interface ParamSpec {
+  name: string;
+  label: string;
+  type: 'number' | 'boolean' | 'string';
+  default: number | boolean | string;
+  /** Inclusive bounds for numbers. */
+  min?: number;
+  max?: number;
+  /** Numbers only: must be a whole number. */
+  integer?: boolean;
+  description: string;
+}
+
+/** A registered strategy: what it is, where it comes from, how to make one. */
+export interface StrategyInfo {
+  /** Registry name, lowercase with dashes, e.g. 'best-n-first'. */
+  name: string;
+  /** Short human name, e.g. 'Best-N-First'. */
+  label: string;
+  description: string;
+  /** The paper it follows (citation). */
+  source: string;
+  params: ParamSpec[];
+  /** Other names that select this strategy with some parameters fixed, e.g. { 'best-first': { n: 1 } }. */
+  aliases?: Record<string, Record<string, number>>;
+  /** Builds an instance; `ctx.params` is already complete and checked against `params`. */
+  create(ctx: StrategyContext): Strategy;
+}
+
+const registry = new Map<string, StrategyInfo>();
+
+/**
+ * Adds a strategy to the registry.
+ * @throws Error if the name (or one of its aliases) is already taken or malformed.
+ */
+export function registerStrategy(info: StrategyInfo): void {
+  const names = [info.name, ...Object.keys(info.aliases ?? {})];
+  for (const name of names) {
+    if (!/^[a-z][a-z0-9-]*$/.test(name)) throw new Error(`strategy name "${name}" must be lowercase letters, digits and dashes`);
+    if (lookup(name)) throw new Error(`strategy name "${name}" is already registered`);
+  }
+  registry.set(info.name, info);
+}
+
+/** All registered strategies, in registration order. */
+export function listStrategies(): StrategyInfo[] {
+  return [...registry.values()];
+}
+
+/** The registered strategy called `name` (not an alias), or undefined. */
+export function getStrategyInfo(name: string): StrategyInfo | undefined {
+  return registry.get(name);
+}
+
+/** Finds a strategy by name or alias. */
+function lookup(name: string): { info: StrategyInfo; fixed: Record<string, number> } | undefined {
+  const info = registry.get(name);
+  if (info) return { info, fixed: {} };
+  for (const candidate of registry.values()) {
+    const fixed = candidate.aliases?.[name];
+    if (fixed) return { info: candidate, fixed };
+  }
+  return undefined;
+}
+
+function knownNames(): string {
+  const names: string[] = [];
+  for (const info of registry.values()) names.push(info.name, ...Object.keys(info.aliases ?? {}));
+  if (registry.has('best-n-first')) names.push('bfs<N>');
+  return names.join(', ');
+}
+
+/**
+ * Parses a strategy as typed by a user: a registered name ('best-n-first', 'breadth-first'), an alias
+ * ('best-first' = Best-N-First with n = 1), or the paper's shorthand 'bfs<N>' ('bfs16' = Best-N-First with n = 16;
+ * BFS there means Best-First Search, not breadth-first). Case and surrounding spaces are ignored.
+ * @throws Error listing the known names if `text` matches none.
+ */
+export function strategySpec(text: string): { name: string; params: Record<string, number> } {
+  const key = String(text).trim().toLowerCase();
+  const short = /^bfs-?(\d+)$/.exec(key);
+  if (short && registry.has('best-n-first')) {
+    const n = Number(short[1]);
+    if (!Number.isSafeInteger(n) || n < 1) throw new Error(`"${text}": N in bfs<N> must be a positive integer`);
+    return { name: 'best-n-first', params: { n } };
+  }
+  const found = lookup(key);
+  if (!found) throw new Error(`unknown strategy "${text}"; known: ${knownNames()}`);
+  return { name: found.info.name, params: { ...found.fixed } };
+}
+
+/**
+ * Completes and checks parameters against a strategy's ParamSpecs: missing ones get their default; numbers given as
+ * numeric strings (from a command line) are converted.
+ * @throws Error naming the parameter if one is unknown, of the wrong type or out of range.
+ */
+export function resolveParams(
+  info: StrategyInfo,
+  given: Record<string, number | string | boolean> = {},
+): Record<string, number | string | boolean> {
+  const out: Record<string, number | string | boolean> = {};
+  const specs = new Map(info.params.map((p) => [p.name, p]));
+  for (const name of Object.keys(given)) {
+    if (!specs.has(name)) {
+      const known = info.params.map((p) => p.name).join(', ') || 'none';
+      throw new Error(`strategy ${info.name} has no parameter "${name}" (parameters: ${known})`);
+    }
+  }
+  for (const spec of info.params) {
+    let value = given[spec.name] ?? spec.default;
+    const where = `parameter ${spec.name} of ${info.name}`;
+    if (spec.type === 'number') {
+      if (typeof value === 'string' && value.trim() !== '') value = Number(value);
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw new Error(`${where} must be a number, got ${String(given[spec.name])}`);
+      if (spec.integer && !Number.isInteger(value)) throw new Error(`${where} must be a whole number, got ${value}`);
+      if (spec.min !== undefined && value < spec.min) throw new Error(`${where} must be >= ${spec.min}, got ${value}`);
+      if (spec.max !== undefined && value > spec.max) throw new Error(`${where} must be <= ${spec.max}, got ${value}`);
+    } else if (spec.type === 'boolean') {
+      if (value === 'true') value = true;
+      else if (value === 'false') value = false;
+      if (typeof value !== 'boolean') throw new Error(`${where} must be true or false, got ${String(value)}`);
+    } else if (typeof value !== 'string') {
+      throw new Error(`${where} must be a string, got ${String(value)}`);
+    }
+    out[spec.name] = value;
+  }
+  return out;
+}
+
+/**
+ * Creates a strategy by name or alias (see {@link strategySpec}); alias-fixed parameters apply unless `ctx.params`
+ * sets them, and missing parameters get their defaults.
+ * @throws Error for an unknown name or bad parameters, listing what is known.
+ */
+export function createStrategy(name: string, ctx: StrategyContext): Strategy {
+  const spec = strategySpec(name);
+  const info = registry.get(spec.name)!;
+  const params = resolveParams(info, { ...spec.params, ...ctx.params });
+  return info.create({ ...ctx, params });
+}
+
+/** Reads a positive whole number parameter, with a clear error. */
+export function positiveIntParam(params: StrategyContext['params'], name: string, fallback: number): number {
+  const raw = params[name] ?? fallback;
+  const value = typeof raw === 'string' && raw.trim() !== '' ? Number(raw) : raw;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw new RangeError(`parameter ${name} must be a positive whole number, got ${String(raw)}`);
+  }
+  return value;
+}
+
