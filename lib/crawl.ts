@@ -286,25 +286,43 @@ class CrawlRun implements Crawl {
       running.delete(doneId);
       this.inFlight--;
       if (!outcome) continue; // aborted: not recorded, fetched again on resume
-      this.pendingDone.set(outcome.url, outcome);
-      if (outcome.kind === 'page') {
-        this.fetched.add(outcome.page.url);
-        yield { type: 'page', page: outcome.page, stats: this.stats() };
-      } else {
-        yield { type: 'skip', skip: outcome.skip, stats: this.stats() };
-      }
+      const recorded = this.record(outcome);
+      if (recorded.kind === 'page') yield { type: 'page', page: recorded.page, stats: this.stats() };
+      else yield { type: 'skip', skip: recorded.skip, stats: this.stats() };
     }
   }
 
-  /** One URL: fetch, evaluate, record. Returns null when the crawl was stopped mid-fetch. */
+  /**
+   * Books an outcome into the crawl's state in one synchronous step, so a checkpoint taken at any moment sees
+   * either all of it or none of it (a finished fetch not yet booked is simply fetched again on resume).
+   */
+  private record(outcome: PendingOutcome): PendingOutcome {
+    if (outcome.kind === 'page' && outcome.page.url !== outcome.url && this.fetched.has(outcome.page.url)) {
+      // Two URLs that redirect to one page: the page counts once.
+      const skip: SkipRecord = { url: outcome.url, reason: 'redirect', detail: `redirects to ${outcome.page.url}, already fetched`, at: this.now() };
+      outcome = { url: outcome.url, kind: 'skip', skip };
+    }
+    this.fetched.add(outcome.url);
+    if (outcome.kind === 'page') {
+      this.fetched.add(outcome.page.url);
+      this.pagesEvaluated++;
+      this.scoreSum += outcome.page.score;
+      this.results.push(outcome.page);
+    } else {
+      this.recordSkip(outcome.skip);
+    }
+    this.pendingDone.set(outcome.url, outcome);
+    return outcome;
+  }
+
+  /** One URL: fetch and evaluate; no bookkeeping (see record). Returns null when the crawl was stopped mid-fetch. */
   private async process(entry: FrontierEntry, signal?: AbortSignal): Promise<PendingOutcome | null> {
     const url = entry.url;
-    const skip = (reason: SkipRecord['reason'], detail: string): PendingOutcome => {
-      const record: SkipRecord = { url, reason, detail, at: this.now() };
-      this.fetched.add(url);
-      this.recordSkip(record);
-      return { url, kind: 'skip', skip: record };
-    };
+    const skip = (reason: SkipRecord['reason'], detail: string): PendingOutcome => ({
+      url,
+      kind: 'skip',
+      skip: { url, reason, detail, at: this.now() },
+    });
     const t0 = this.now();
     const response = await this.options.fetcher.fetch(url, signal);
     this.timings.fetchMs += this.now() - t0;
@@ -313,13 +331,7 @@ class CrawlRun implements Crawl {
       return skip(response.reason, response.detail);
     }
     if (signal?.aborted) return null;
-    this.fetched.add(url);
     const finalUrl = canonicalizeUrl(response.finalUrl) ?? url;
-    if (finalUrl !== url) {
-      // Two URLs that redirect to one page: the page is evaluated once.
-      if (this.fetched.has(finalUrl)) return skip('redirect', `redirects to ${finalUrl}, already fetched`);
-      this.fetched.add(finalUrl);
-    }
     let evaluation;
     const t1 = this.now();
     try {
@@ -347,9 +359,6 @@ class CrawlRun implements Crawl {
       isSeed: this.seedSet.has(url) || this.seedSet.has(finalUrl),
       ...(evaluation.robots.noindex ? { noindex: true } : {}),
     };
-    this.pagesEvaluated++;
-    this.scoreSum += page.score;
-    this.results.push(page);
     return { url, kind: 'page', page, evaluation };
   }
 
