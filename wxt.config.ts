@@ -1,15 +1,36 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
 
-// See ../shared/GUIDE.md-style facts in README: WXT 0.20 on Node 20, Preact through its Vite preset.
+/**
+ * Permissions, the fewest that work (entrypoints/README.md explains each):
+ * - contextMenus: "Crawl from here". storage + unlimitedStorage: crawls in IndexedDB, a session mark in storage.session.
+ * - activeTab + scripting: read the results page the popup was opened on (and a page's headings on a menu click)
+ *   only when the user asks, instead of host permissions for every search engine.
+ * - alarms: restarts a service worker that died mid-crawl so the crawl carries on by itself.
+ * - offscreen (Chrome): the evaluator Worker lives in an offscreen document.
+ * - optional <all_urls>: crawling fetches any site; asked for on the first Crawl click.
+ *
+ * FORAGER_E2E=1 at build time grants <all_urls> up front: a headless browser cannot click the permission prompt.
+ */
+const e2e = process.env.FORAGER_E2E === '1';
+
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({
     name: 'Forager',
     description: 'Extends a web search: crawls outward from the results and ranks fresh pages on the same topic.',
-    permissions: ['contextMenus', 'storage', 'unlimitedStorage', ...(browser === 'chrome' ? ['offscreen'] : [])],
+    permissions: [
+      'contextMenus',
+      'storage',
+      'unlimitedStorage',
+      'activeTab',
+      'scripting',
+      'alarms',
+      ...(browser === 'chrome' ? ['offscreen'] : []),
+    ],
     optional_host_permissions: ['<all_urls>'],
-    browser_specific_settings: browser === 'firefox' ? { gecko: { id: 'forager@forager.invalid' } } : undefined,
+    ...(e2e ? { host_permissions: ['<all_urls>'] } : {}),
+    browser_specific_settings: browser === 'firefox' ? { gecko: { id: 'forager@forager.invalid', strict_min_version: '128.0', data_collection_permissions: { required: ['none'] } } } : undefined,
   }),
 });

@@ -1,3 +1,192 @@
+/**
+ * The background: wiring only. Crawls run in lib/background/runner (tested under Node); this file connects it to
+ * the browser: storage (IndexedDB), the evaluator (offscreen document in Chrome, a Worker of this page in Firefox),
+ * messages and live ports from the UI, the context menu, keep-alive, and recovery after a restart.
+ */
+import { createFetcher } from '../lib/fetch/fetcher';
+import { createGuardedEvaluator } from '../lib/background/guarded-evaluator';
+import { LiveHub, type Subscription } from '../lib/background/live';
+import { createRelayEvaluator, offscreenEnsurer } from '../lib/background/relay-evaluator';
+import { createRequestHandler, plainStrategies } from '../lib/background/requests';
+import { CrawlRunner, type StartKind } from '../lib/background/runner';
+import { draftFromMenu, startHash, toSerpInfo, type MenuClick, type PageText } from '../lib/background/start-view';
+import { isForagerRequest, LIVE_PORT, type LiveClientMessage, type OffscreenRequest, type TabContext } from '../lib/protocol';
+import { createIdbStore } from '../lib/store/idb-store';
+import { listStrategies } from '../lib/strategies/index';
+import type { Evaluator } from '../lib/types';
+import { spawnEvaluatorWorker } from './worker/spawn';
+
+const MENU_ID = 'forager-crawl-from-here';
+const KEEPALIVE_ALARM = 'forager-keepalive';
+/** Lives in storage.session, which the browser clears when it restarts: its absence means "browser (re)started". */
+const SESSION_MARK = 'forager.session';
+const KEEPALIVE_MS = 20_000;
+
+/** Chrome-only APIs the polyfill's types do not cover. */
+interface ChromeExtras {
+  runtime: { getContexts(filter: { contextTypes: string[]; documentUrls?: string[] }): Promise<unknown[]> };
+  offscreen: { createDocument(p: { url: string; reasons: string[]; justification: string }): Promise<void> };
+}
+
+function makeEvaluator(): Evaluator {
+  if (import.meta.env.FIREFOX) {
+    // Firefox's background is an event page: it has Worker itself.
+    return createGuardedEvaluator({ spawn: spawnEvaluatorWorker, timeoutMs: 15_000 });
+  }
+  const chromeApi = (globalThis as unknown as { chrome: ChromeExtras }).chrome;
+  const url = browser.runtime.getURL('/offscreen.html');
+  const ensure = offscreenEnsurer({
+    exists: async () => (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
+    create: () =>
+      chromeApi.offscreen.createDocument({
+        url,
+        reasons: ['WORKERS'],
+        justification: 'Parses and scores fetched pages in a Web Worker, off the service worker.',
+      }),
+  });
+  return createRelayEvaluator({ ensureReady: ensure, send: (m: OffscreenRequest) => browser.runtime.sendMessage(m) });
+}
+
+/** Runs in the tab (serialized by scripting.executeScript): the page's title and first headings, for a topic. */
+function readPageText(): PageText {
+  const headings = Array.from(document.querySelectorAll('h1, h2'))
+    .slice(0, 6)
+    .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim());
+  return { title: document.title, headings };
+}
+
 export default defineBackground(() => {
-  // Wiring lands with the extension issue.
+  const store = createIdbStore();
+  const hub = new LiveHub(250);
+  const evaluator = makeEvaluator();
+  const strategies = () => plainStrategies(listStrategies());
+
+  // ---- keep-alive: fetches do not reset Chrome's 30 s idle timer, extension API calls do ----
+  let keepTimer: ReturnType<typeof setInterval> | undefined;
+  const setBusy = (busy: boolean) => {
+    if (busy && keepTimer === undefined) {
+      keepTimer = setInterval(() => void browser.runtime.getPlatformInfo(), KEEPALIVE_MS);
+      // If the worker dies anyway (a kill, a crash), the alarm starts a new one, which resumes the crawl.
+      void browser.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
+    } else if (!busy && keepTimer !== undefined) {
+      clearInterval(keepTimer);
+      keepTimer = undefined;
+      void browser.alarms.clear(KEEPALIVE_ALARM);
+    }
+  };
+
+  const runner = new CrawlRunner({
+    store,
+    evaluator,
+    strategies,
+    makeFetcher: (settings, urlPolicy) =>
+      createFetcher({
+        politenessDelayMs: settings.politenessDelayMs,
+        concurrency: 6,
+        // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
+        timeoutMs: 10_000,
+        respectRobots: true,
+        urlPolicy,
+      }),
+    onUpdate: (id, record, pages) => hub.update(id, record, pages),
+    onCrawlsChanged: () => hub.crawlsChanged(),
+    onBusy: setBusy,
+    onError: (error) => console.error('[forager]', error),
+  });
+
+  // ---- recovery: a crawl left 'running' is resumed after a worker restart, paused after a browser restart ----
+  let browserStarted = false;
+  browser.runtime.onStartup.addListener(() => {
+    browserStarted = true;
+  });
+  browser.alarms.onAlarm.addListener(() => {
+    // Nothing to do: waking the worker is the point; start-up below resumes the crawl.
+  });
+  const ready = (async () => {
+    let freshSession = true;
+    try {
+      const got = await browser.storage.session.get(SESSION_MARK);
+      freshSession = !got[SESSION_MARK];
+      await browser.storage.session.set({ [SESSION_MARK]: Date.now() });
+    } catch {
+      freshSession = browserStarted;
+    }
+    const kind: StartKind = freshSession || browserStarted ? 'browser-start' : 'worker-restart';
+    await runner.recover(kind);
+  })().catch((error: unknown) => console.error('[forager] recovery failed', error));
+
+  // ---- tab inspection (popup on a results page) ----
+  async function inspectTab(tabId: number): Promise<TabContext> {
+    const tab = await browser.tabs.get(tabId);
+    const context: TabContext = { tabId, url: tab.url ?? '', title: tab.title ?? '', serp: null };
+    try {
+      const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/serp.js'] });
+      const raw = first?.result as { error?: unknown } | undefined;
+      if (raw && typeof raw.error === 'string') context.error = raw.error;
+      context.serp = toSerpInfo(raw);
+    } catch (error) {
+      context.error = `Forager cannot read this tab (${error instanceof Error ? error.message : String(error)}).`;
+    }
+    return context;
+  }
+
+  const handle = createRequestHandler({ runner, store, strategies, inspectTab, ready });
+
+  /** Requests and ports are accepted from the extension's own pages only (not from content scripts or other extensions). */
+  const ownPagePrefix = browser.runtime.getURL('/');
+  const fromOwnPage = (sender: { id?: string; url?: string } | undefined) =>
+    !!sender && sender.id === browser.runtime.id && (sender.url ?? '').startsWith(ownPagePrefix);
+
+  browser.runtime.onMessage.addListener((message: unknown, sender) => {
+    if (!isForagerRequest(message)) return undefined; // not ours (e.g. for the offscreen document)
+    if (!fromOwnPage(sender)) return Promise.resolve({ ok: false, error: 'Not allowed.' });
+    return handle(message);
+  });
+
+  browser.runtime.onConnect.addListener((port) => {
+    if (port.name !== LIVE_PORT || !fromOwnPage(port.sender)) return;
+    let sub: Subscription | null = null;
+    port.onMessage.addListener((message: unknown) => {
+      const m = message as LiveClientMessage;
+      if (!m || m.type !== 'subscribe') return;
+      sub?.close();
+      const id = typeof m.id === 'string' && m.id ? m.id : undefined;
+      const current = hub.subscribe({ post: (x) => port.postMessage(x) }, id);
+      sub = current;
+      void (async () => {
+        await ready;
+        const snapshot = await runner.snapshot(id, Number(m.limit ?? 50)).catch(() => null);
+        current.ready({ type: 'snapshot', snapshot });
+      })();
+    });
+    port.onDisconnect.addListener(() => sub?.close());
+  });
+
+  // ---- context menu: "Crawl from here" opens the start view of the results page in a tab ----
+  // (A popup cannot be opened from a menu click in every browser; a tab works in both.)
+  void browser.contextMenus.removeAll().then(() =>
+    browser.contextMenus.create({ id: MENU_ID, title: 'Crawl from here', contexts: ['page', 'link', 'selection'] }),
+  );
+  async function onMenuClick(info: MenuClick & { menuItemId?: string | number }, tab?: { id?: number; url?: string; title?: string; index?: number }) {
+    if (info.menuItemId !== undefined && info.menuItemId !== MENU_ID) return;
+    let page: PageText | undefined;
+    if (tab?.id !== undefined && tab.id >= 0 && !info.selectionText) {
+      try {
+        // The menu click grants activeTab, enough to read the title and headings.
+        const [first] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: readPageText });
+        page = first?.result as PageText | undefined;
+      } catch {
+        // chrome:// pages, PDF viewer...: the tab title will do
+      }
+    }
+    const draft = draftFromMenu(info, tab, page);
+    await browser.tabs.create({
+      url: browser.runtime.getURL('/results.html') + startHash(draft),
+      ...(tab?.index !== undefined ? { index: tab.index + 1 } : {}),
+    });
+  }
+  browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info as MenuClick & { menuItemId: string }, tab));
+
+  // For end-to-end tests and debugging from the worker's console.
+  Object.assign(globalThis, { forager: { runner, store, hub, handle, onMenuClick, ready } });
 });

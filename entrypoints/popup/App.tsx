@@ -1,0 +1,161 @@
+/**
+ * The popup: reads the tab it was opened on (a search results page gives the topic and the seeds), offers the
+ * Crawl button, and shows the current crawl live. Its state comes from the background (snapshot, then throttled
+ * deltas over a port); closing it changes nothing.
+ *
+ * `popup.html?tab=<id>` targets a given tab instead of the active one (end-to-end tests open the popup as a page).
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { mergeResults } from '../../lib/background/live';
+import { draftFromSerp, type StartDraft } from '../../lib/background/start-view';
+import type { CrawlSnapshot, LiveServerMessage, StrategyInfo, TabContext } from '../../lib/protocol';
+import type { CrawlSettings } from '../../lib/store/types';
+import { connectLive, openResultsPage, request } from '../ui/api';
+import { CrawlPanel, ResultList, StartForm } from '../ui/components';
+
+/** Rows the popup shows; "Show all" opens the results page. */
+export const POPUP_TOP = 50;
+
+async function currentTabId(): Promise<number | undefined> {
+  const fromUrl = Number(new URLSearchParams(location.search).get('tab'));
+  if (Number.isInteger(fromUrl) && fromUrl > 0) return fromUrl;
+  const [tab] = await browser.tabs.query({ active: true, currentWindow: true });
+  return tab?.id;
+}
+
+function pageDraft(tab: TabContext): StartDraft | null {
+  if (!/^https?:\/\//i.test(tab.url)) return null;
+  return { topic: tab.title, seeds: [tab.url], source: { kind: 'page', pageUrl: tab.url } };
+}
+
+export function applyLive(current: CrawlSnapshot | null, m: LiveServerMessage): CrawlSnapshot | null {
+  if (m.type === 'snapshot') return m.snapshot;
+  if (m.type !== 'update') return current;
+  if (current && current.record.id === m.id) {
+    return {
+      ...current,
+      record: m.record,
+      top: mergeResults(current.top, m.pages, POPUP_TOP),
+      pageCount: Math.max(current.pageCount, m.record.stats.pagesEvaluated),
+      active: m.record.status === 'running',
+    };
+  }
+  // Another crawl started (from the context menu or another window): follow it.
+  if (m.record.status === 'running') {
+    return { record: m.record, top: mergeResults([], m.pages, POPUP_TOP), pageCount: m.record.stats.pagesEvaluated, active: true };
+  }
+  return current;
+}
+
+export function App() {
+  const [tab, setTab] = useState<TabContext | null | 'loading'>('loading');
+  const [snap, setSnap] = useState<CrawlSnapshot | null>(null);
+  const [strategies, setStrategies] = useState<StrategyInfo[] | null>(null);
+  const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void (async () => {
+      try {
+        const [s, d] = await Promise.all([request({ type: 'forager/strategies' }), request({ type: 'forager/defaults' })]);
+        setStrategies(s);
+        setDefaults(d);
+      } catch (e) {
+        setError(e instanceof Error ? e.message : String(e));
+      }
+    })();
+    void (async () => {
+      const tabId = await currentTabId().catch(() => undefined);
+      if (tabId === undefined) return setTab(null);
+      setTab(await request({ type: 'forager/inspectTab', tabId }).catch(() => null));
+    })();
+    return connectLive({ type: 'subscribe', limit: POPUP_TOP }, (m) => setSnap((cur) => applyLive(cur, m)));
+  }, []);
+
+  const running = snap?.record.status === 'running';
+  const serp = tab && tab !== 'loading' ? tab.serp : null;
+  const draft = tab && tab !== 'loading' ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tab.url) : pageDraft(tab)) : null;
+  const seedNote =
+    serp && serp.results.length > 0
+      ? `among ${serp.linkCount} links${serp.engine ? ` on this ${serp.engine} page` : ''}`
+      : draft
+        ? '(this page: not a search results page)'
+        : undefined;
+
+  const startSection = (
+    <div class="section start-box" data-testid="start-section">
+      {tab === 'loading' || !strategies || !defaults ? (
+        <p class="note">Reading this tab…</p>
+      ) : draft ? (
+        <>
+          {!(serp && serp.results.length > 0) && (
+            <p class="note" data-testid="not-serp">
+              No search results found in this tab; you can crawl from the page itself.
+            </p>
+          )}
+          <StartForm
+            key={`${draft.source.pageUrl}|${draft.seeds.length}`}
+            draft={draft}
+            strategies={strategies}
+            defaults={defaults}
+            editableSeeds={false}
+            seedNote={seedNote}
+            onStarted={(record) => setSnap({ record, top: [], pageCount: 0, active: true })}
+          />
+        </>
+      ) : (
+        <p class="note" data-testid="not-serp">
+          Search on Google, Bing, DuckDuckGo, Brave, Startpage or Ecosia, then open Forager; or right-click any page: Crawl from here.
+        </p>
+      )}
+    </div>
+  );
+
+  const liveSection = snap && (
+    <div class="section live" data-testid="live-section">
+      <CrawlPanel snapshot={snap} onError={setError} />
+      <div class="list-box">
+        <ResultList pages={snap.top} topic={snap.record.topic.keywords} language={snap.record.topic.language} limit={POPUP_TOP} />
+      </div>
+      <div class="controls">
+        <button type="button" data-testid="show-all" onClick={() => openResultsPage(`#/crawl/${encodeURIComponent(snap.record.id)}`)}>
+          Show all {Math.max(snap.pageCount, snap.record.stats.pagesEvaluated)} results
+        </button>
+      </div>
+    </div>
+  );
+
+  return (
+    <main class="popup" data-testid="popup">
+      <header>
+        <h1>
+          <img src="/icon/32.png" alt="" /> Forager
+        </h1>
+        <button type="button" data-testid="open-results" onClick={() => openResultsPage('#/')}>
+          All crawls
+        </button>
+      </header>
+      {error ? (
+        <p class="message error" role="alert" data-testid="popup-error">
+          {error}
+        </p>
+      ) : (
+        <span />
+      )}
+      {running ? (
+        <div style={{ display: 'grid', gridTemplateRows: '1fr auto', gap: '8px', minHeight: 0 }}>
+          {liveSection}
+          <details class="collapsed section">
+            <summary>New crawl</summary>
+            {startSection}
+          </details>
+        </div>
+      ) : (
+        <div style={{ display: 'grid', gridTemplateRows: snap ? 'auto 1fr' : 'auto', gap: '8px', minHeight: 0 }}>
+          {startSection}
+          {liveSection}
+        </div>
+      )}
+    </main>
+  );
+}

@@ -1,0 +1,71 @@
+/**
+ * The UI side of lib/protocol: typed requests to the background and a live subscription that survives the
+ * background restarting (a new service worker drops every port; the client reconnects and gets a fresh snapshot).
+ */
+import type { ForagerRequest, LiveClientMessage, LiveServerMessage, Reply, ResponseMap } from '../../lib/protocol';
+import { LIVE_PORT } from '../../lib/protocol';
+
+/** Sends a request; resolves to its value or rejects with the background's message for the user. */
+export async function request<T extends ForagerRequest['type']>(req: Extract<ForagerRequest, { type: T }>): Promise<ResponseMap[T]> {
+  let reply: Reply<ResponseMap[T]> | undefined;
+  try {
+    reply = (await browser.runtime.sendMessage(req)) as Reply<ResponseMap[T]> | undefined;
+  } catch (error) {
+    throw new Error(`Forager's background is not answering (${error instanceof Error ? error.message : String(error)}).`);
+  }
+  if (!reply) throw new Error("Forager's background did not answer.");
+  if (!reply.ok) throw new Error(reply.error);
+  return reply.value;
+}
+
+/**
+ * Follows live updates: `subscribe` is sent on every (re)connection, so each connection starts with a snapshot.
+ * Returns a function that ends the subscription.
+ */
+export function connectLive(subscribe: LiveClientMessage, onMessage: (m: LiveServerMessage) => void): () => void {
+  let closed = false;
+  let port: ReturnType<typeof browser.runtime.connect> | null = null;
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  const open = () => {
+    if (closed) return;
+    try {
+      port = browser.runtime.connect({ name: LIVE_PORT });
+    } catch {
+      retry = setTimeout(open, 500);
+      return;
+    }
+    port.onMessage.addListener((m: unknown) => onMessage(m as LiveServerMessage));
+    port.onDisconnect.addListener(() => {
+      port = null;
+      if (!closed) retry = setTimeout(open, 300);
+    });
+    port.postMessage(subscribe);
+  };
+  open();
+  return () => {
+    closed = true;
+    if (retry !== undefined) clearTimeout(retry);
+    port?.disconnect();
+  };
+}
+
+/** Asks for access to all sites. Must be the first thing a click handler does (the prompt needs the user gesture). */
+export function requestSiteAccess(): Promise<boolean> {
+  return browser.permissions.request({ origins: ['<all_urls>'] }).catch(() => false);
+}
+
+/** Opens an extension page (results view) in a new tab next to the current one. */
+export function openResultsPage(hash = '#/'): void {
+  void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + hash });
+}
+
+/** "1 m 05 s" style elapsed time. */
+export function formatElapsed(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  if (h) return `${h} h ${String(m).padStart(2, '0')} m`;
+  if (m) return `${m} m ${String(sec).padStart(2, '0')} s`;
+  return `${sec} s`;
+}

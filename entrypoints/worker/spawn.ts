@@ -1,0 +1,30 @@
+/**
+ * Starts the evaluator Worker and wraps it with comlink as an EvaluatorHandle for lib/background/guarded-evaluator.
+ * Used by the offscreen document (Chrome) and the background page (Firefox), the two places that have `Worker`.
+ */
+import * as Comlink from 'comlink';
+import type { EvaluatorHandle } from '../../lib/background/guarded-evaluator';
+import { transferableCopy } from '../../lib/background/wire';
+import type { EvaluatorWorkerApi } from './evaluator.worker';
+import EvaluatorWorker from './evaluator.worker.ts?worker';
+
+/** One Worker; `onCrash` fires when it dies on its own (an uncaught error or a message it cannot decode). */
+export function spawnEvaluatorWorker(onCrash: (reason: string) => void): EvaluatorHandle {
+  const worker = new EvaluatorWorker();
+  worker.addEventListener('error', (event) => {
+    event.preventDefault();
+    onCrash(event.message || 'worker error');
+  });
+  worker.addEventListener('messageerror', () => onCrash('worker could not read a message'));
+  const remote = Comlink.wrap<EvaluatorWorkerApi>(worker);
+  return {
+    evaluate(input) {
+      // The bytes move to the Worker instead of being copied a second time by structured clone.
+      const { input: own, transfer } = transferableCopy(input);
+      return remote.evaluate(Comlink.transfer(own, transfer));
+    },
+    terminate() {
+      worker.terminate();
+    },
+  };
+}

@@ -1,0 +1,404 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/background/guarded-evaluator';
+import { highlightSegments, topicTerms } from '../../lib/background/highlight';
+import { LiveHub, mergeResults } from '../../lib/background/live';
+import { createRelayEvaluator, offscreenEnsurer } from '../../lib/background/relay-evaluator';
+import { createRequestHandler, plainStrategies } from '../../lib/background/requests';
+import { CrawlRunner } from '../../lib/background/runner';
+import { crawlPolicy, guardPrivateHosts, validateStart } from '../../lib/background/settings';
+import { draftFromMenu, draftFromSerp, parseStartHash, startHash, toSerpInfo, topicFromPage } from '../../lib/background/start-view';
+import { base64ToBytes, bytesToBase64, fromWire, toWire, transferableCopy } from '../../lib/background/wire';
+import { localEvaluator } from '../../lib/html/evaluate';
+import { isForagerRequest, isOffscreenRequest, type LiveServerMessage, type OffscreenRequest } from '../../lib/protocol';
+import { createMemoryStore } from '../../lib/store/memory-store';
+import type { CrawlRecord } from '../../lib/store/types';
+import { listStrategies } from '../../lib/strategies/index';
+import type { EvaluationInput, PageEvaluation, PageResult } from '../../lib/types';
+
+const html = (title: string) => new TextEncoder().encode(`<html><head><title>${title}</title></head><body><p>coffee brewing</p></body></html>`);
+const input = (title = 'Coffee'): EvaluationInput => ({ url: 'https://a.example.com/', body: html(title), topic: { keywords: 'coffee' } });
+
+function page(url: string, score: number, extra: Partial<PageResult> = {}): PageResult {
+  return { url, title: url, snippet: '', score, depth: 1, fetchedAt: 0, isSeed: false, ...extra };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('wire', () => {
+  it('round-trips bytes through base64, including every byte value and large bodies', () => {
+    const bytes = new Uint8Array(300_000);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
+    const back64 = base64ToBytes(bytesToBase64(bytes));
+    expect(back64.length).toBe(bytes.length);
+    expect(back64.every((b, i) => b === bytes[i])).toBe(true);
+    const wire = toWire({ ...input(), contentType: 'text/html; charset=windows-1252', contextWindow: 4 });
+    expect(JSON.parse(JSON.stringify(wire))).toEqual(wire); // survives Chrome's JSON messaging
+    const back = fromWire(JSON.parse(JSON.stringify(wire)));
+    expect(back.body).toEqual(input().body);
+    expect(back.contentType).toBe('text/html; charset=windows-1252');
+    expect(back.contextWindow).toBe(4);
+  });
+
+  it('rejects malformed wire input clearly', () => {
+    expect(() => fromWire(null)).toThrow(/malformed/);
+    expect(() => fromWire({ url: 'x', bodyBase64: 'AAAA' })).toThrow(/topic/);
+  });
+
+  it('transfers a copy, never the caller\'s buffer', () => {
+    const big = new Uint8Array(100);
+    const view = big.subarray(10, 20);
+    view[0] = 42;
+    const { input: own, transfer } = transferableCopy({ ...input(), body: view });
+    expect(own.body.byteLength).toBe(10);
+    expect(transfer[0]).toBe(own.body.buffer);
+    expect(transfer[0]).not.toBe(big.buffer);
+    expect(own.body[0]).toBe(42);
+  });
+});
+
+describe('guarded evaluator', () => {
+  const result = (title: string): PageEvaluation => ({ ...localEvaluatorSync(title) });
+  function localEvaluatorSync(title: string): PageEvaluation {
+    return {
+      score: 0.5, title, snippet: '', links: [], terms: {}, length: 1, charset: 'utf-8', baseUrl: 'https://a.example.com/', robots: { noindex: false, nofollow: false },
+    };
+  }
+
+  it('times out a hung call, replaces the instance, and retries the others once', async () => {
+    vi.useFakeTimers();
+    const handles: { terminated: boolean; calls: string[] }[] = [];
+    const ev = createGuardedEvaluator({
+      timeoutMs: 1000,
+      spawn: (): EvaluatorHandle => {
+        const h = { terminated: false, calls: [] as string[] };
+        handles.push(h);
+        const hangs = handles.length === 1; // the first instance hangs on everything
+        return {
+          evaluate: (inp) => {
+            h.calls.push(inp.url);
+            return hangs ? new Promise(() => undefined) : Promise.resolve(result(inp.url));
+          },
+          terminate: () => void (h.terminated = true),
+        };
+      },
+    });
+    const a = ev.evaluate({ ...input(), url: 'https://a.example.com/hang' });
+    const b = ev.evaluate({ ...input(), url: 'https://a.example.com/other' });
+    const aDone = a.catch((e: Error) => e);
+    await vi.advanceTimersByTimeAsync(1000);
+    const err = await aDone;
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(/timed out after 1000 ms/);
+    expect(handles[0].terminated).toBe(true);
+    await expect(b).resolves.toMatchObject({ title: 'https://a.example.com/other' });
+    expect(handles[1].calls).toEqual(['https://a.example.com/other']);
+    expect(ev.spawned).toBe(2);
+    // The new instance keeps serving.
+    await expect(ev.evaluate({ ...input(), url: 'https://a.example.com/next' })).resolves.toMatchObject({ title: 'https://a.example.com/next' });
+  });
+
+  it('turns a crash into errors after one retry, and a thrown evaluation into that call\'s error only', async () => {
+    let crash: ((r: string) => void) | null = null;
+    let n = 0;
+    const ev = createGuardedEvaluator({
+      spawn: (onCrash) => {
+        crash = onCrash;
+        n++;
+        return {
+          evaluate: (inp) => (inp.url.endsWith('/bad') ? Promise.reject(new Error('cannot parse')) : new Promise(() => undefined)),
+          terminate: () => undefined,
+        };
+      },
+      timeoutMs: 60_000,
+    });
+    await expect(ev.evaluate({ ...input(), url: 'https://a.example.com/bad' })).rejects.toThrow('cannot parse');
+    const p = ev.evaluate(input()).catch((e: Error) => e.message);
+    crash!('out of memory'); // first crash: retried on a new instance
+    crash!('out of memory'); // second: given up
+    expect(await p).toMatch(/crashed: out of memory/);
+    expect(n).toBe(2);
+    // The next call gets a fresh instance.
+    const next = ev.evaluate(input()).catch((e: Error) => e.message);
+    expect(n).toBe(3);
+    ev.dispose('gone');
+    expect(await next).toBe('gone');
+  });
+
+  it('reports an instance that cannot start as an evaluation error', async () => {
+    const ev = createGuardedEvaluator({
+      spawn: () => {
+        throw new Error('Worker is not defined');
+      },
+    });
+    await expect(ev.evaluate(input())).rejects.toThrow(/could not start: Worker is not defined/);
+  });
+});
+
+describe('offscreen relay', () => {
+  it('creates the offscreen document once however many calls race', async () => {
+    let exists = false;
+    let creates = 0;
+    const ensure = offscreenEnsurer({
+      exists: async () => exists,
+      create: async () => {
+        creates++;
+        await new Promise((r) => setTimeout(r, 5));
+        exists = true;
+      },
+    });
+    await Promise.all([ensure(), ensure(), ensure(), ensure()]);
+    await ensure();
+    expect(creates).toBe(1);
+  });
+
+  it('tolerates losing the creation race to another context', async () => {
+    let exists = false;
+    const ensure = offscreenEnsurer({
+      exists: async () => exists,
+      create: async () => {
+        exists = true; // someone else made it first
+        throw new Error('Only a single offscreen document may be created.');
+      },
+    });
+    await expect(ensure()).resolves.toBeUndefined();
+  });
+
+  it('relays evaluations as JSON-safe messages and retries once when the receiver is missing', async () => {
+    const sent: OffscreenRequest[] = [];
+    let ensured = 0;
+    let first = true;
+    const ev = createRelayEvaluator({
+      ensureReady: async () => void ensured++,
+      send: async (m) => {
+        sent.push(JSON.parse(JSON.stringify(m)));
+        if (first) {
+          first = false;
+          throw new Error('Could not establish connection. Receiving end does not exist.');
+        }
+        if (m.type !== 'evaluate') return { ok: true, value: 'pong' };
+        return { ok: true, value: await localEvaluator.evaluate(fromWire(m.input)) };
+      },
+    });
+    const out = await ev.evaluate(input('Coffee corner'));
+    expect(out.title).toBe('Coffee corner');
+    expect(sent).toHaveLength(2);
+    expect(ensured).toBe(2);
+    expect(isOffscreenRequest(sent[0])).toBe(true);
+    expect(isForagerRequest(sent[0])).toBe(false); // the background's own handler ignores it
+  });
+
+  it('turns an error reply or silence into a thrown error (recorded as an evaluation skip)', async () => {
+    const failing = createRelayEvaluator({ ensureReady: async () => undefined, send: async () => ({ ok: false, error: 'evaluation timed out after 15000 ms' }) });
+    await expect(failing.evaluate(input())).rejects.toThrow(/timed out/);
+    vi.useFakeTimers();
+    const silent = createRelayEvaluator({ ensureReady: async () => undefined, send: () => new Promise(() => undefined), timeoutMs: 500 });
+    const p = silent.evaluate(input()).catch((e: Error) => e.message);
+    await vi.advanceTimersByTimeAsync(500);
+    expect(await p).toMatch(/timed out after 500 ms/);
+  });
+});
+
+describe('live hub', () => {
+  const rec = (id: string, n: number): CrawlRecord =>
+    ({ id, status: 'running', stats: { pagesEvaluated: n } } as unknown as CrawlRecord);
+
+  it('batches a burst of updates into one message per interval, pages and latest record merged', async () => {
+    vi.useFakeTimers();
+    const hub = new LiveHub(250);
+    const got: LiveServerMessage[] = [];
+    hub.subscribe({ post: (m) => got.push(m) }).ready();
+    for (let i = 0; i < 500; i++) hub.update('c1', rec('c1', i + 1), [page(`https://x.example.com/${i}`, i / 500)]);
+    expect(got).toHaveLength(0); // nothing synchronously
+    await vi.advanceTimersByTimeAsync(0);
+    expect(got).toHaveLength(1); // one message for the burst
+    const m = got[0];
+    expect(m.type === 'update' && m.pages.length).toBe(500);
+    expect(m.type === 'update' && m.record.stats.pagesEvaluated).toBe(500);
+    for (let i = 0; i < 100; i++) hub.update('c1', rec('c1', 501 + i), [page(`https://y.example.com/${i}`, 0.1)]);
+    await vi.advanceTimersByTimeAsync(249);
+    expect(got).toHaveLength(1); // still inside the interval
+    await vi.advanceTimersByTimeAsync(1);
+    expect(got).toHaveLength(2);
+    expect(got[1].type === 'update' && got[1].pages.length).toBe(100);
+    hub.dispose();
+  });
+
+  it('holds deltas until the snapshot is out, filters by crawl, and drops a dead port', async () => {
+    vi.useFakeTimers();
+    const hub = new LiveHub(10);
+    const a: LiveServerMessage[] = [];
+    const subA = hub.subscribe({ post: (m) => a.push(m) }, 'c1');
+    hub.update('c1', rec('c1', 1), [page('https://x.example.com/1', 0.5)]);
+    hub.update('c2', rec('c2', 1), []);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(a).toHaveLength(0);
+    subA.ready({ type: 'snapshot', snapshot: null });
+    expect(a.map((m) => m.type)).toEqual(['snapshot', 'update']);
+    expect(a[1].type === 'update' && a[1].id).toBe('c1');
+    hub.subscribe({
+      post: () => {
+        throw new Error('Attempting to use a disconnected port object');
+      },
+    }).ready();
+    expect(hub.size).toBe(2);
+    hub.crawlsChanged();
+    expect(hub.size).toBe(1);
+    expect(a[a.length - 1].type).toBe('crawls-changed');
+    hub.dispose();
+  });
+
+  it('merges results by URL, best first, capped', () => {
+    const cur = [page('https://a.example.com/', 0.9), page('https://b.example.com/', 0.5)];
+    const out = mergeResults(cur, [page('https://c.example.com/', 0.7), page('https://b.example.com/', 0.6)], 2);
+    expect(out.map((p) => p.url)).toEqual(['https://a.example.com/', 'https://c.example.com/']);
+    expect(mergeResults(cur, []).length).toBe(2);
+  });
+});
+
+describe('settings and start requests', () => {
+  const strategies = plainStrategies(listStrategies());
+
+  it('validates, clamps and defaults a start request', () => {
+    const v = validateStart(
+      {
+        topic: '  coffee \n brewing ',
+        seeds: ['https://a.example.com/x#frag', 'https://a.example.com/x', 'ftp://a.example.com/', 'https://user:pw@a.example.com/', 42],
+        source: { kind: 'serp', engine: 'google', query: 'coffee brewing' },
+        settings: { strategy: 'best-n-first', params: { n: 1e9, bogus: 3 }, maxPages: -5, maxBuffer: 'lots', politenessDelayMs: 1e12 },
+      },
+      strategies,
+      1234,
+    );
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.value.topic).toEqual({ keywords: 'coffee brewing' });
+    expect(v.value.seeds).toEqual(['https://a.example.com/x']);
+    expect(v.value.settings.params).toEqual({ n: 100_000 });
+    expect(v.value.settings.maxPages).toBe(1);
+    expect(v.value.settings.maxBuffer).toBe(256);
+    expect(v.value.settings.politenessDelayMs).toBe(60_000);
+    expect(v.value.settings.seed).toBe(1234);
+    expect(v.value.name).toBe('coffee brewing');
+  });
+
+  it('refuses an unknown strategy, an empty topic and no seeds, with sentences', () => {
+    const base = { topic: 'x', seeds: ['https://a.example.com/'], source: { kind: 'manual' as const } };
+    expect(validateStart({ ...base, settings: { strategy: 'rm -rf' } }, strategies)).toMatchObject({ ok: false, error: expect.stringMatching(/Unknown crawl strategy/) });
+    expect(validateStart({ ...base, topic: ' ' }, strategies)).toMatchObject({ ok: false, error: expect.stringMatching(/Enter a topic/) });
+    expect(validateStart({ ...base, seeds: [] }, strategies)).toMatchObject({ ok: false });
+    expect(validateStart(null)).toMatchObject({ ok: false });
+  });
+
+  it('allows private hosts only when a seed is on one, and then only the seeds\' own', async () => {
+    expect(crawlPolicy(['https://a.example.com/'], { stayOnSeedSites: false })).toEqual({ allowPrivate: false });
+    expect(crawlPolicy(['http://127.0.0.1:8080/', 'https://b.example.com/'], { stayOnSeedSites: true })).toEqual({
+      allowPrivate: true,
+      allowedHosts: ['127.0.0.1', 'b.example.com'],
+    });
+    const fetched: string[] = [];
+    const f = guardPrivateHosts(
+      { fetch: async (url: string) => (fetched.push(url), { ok: false as const, url, reason: 'network' as const, detail: 'x', elapsedMs: 0 }) },
+      ['127.0.0.1'],
+    );
+    expect(await f.fetch('http://10.0.0.1/admin')).toMatchObject({ ok: false, reason: 'url-refused' });
+    expect(await f.fetch('http://169.254.169.254/latest/meta-data')).toMatchObject({ ok: false, reason: 'url-refused' });
+    await f.fetch('http://127.0.0.1:9999/page');
+    await f.fetch('https://public.example.com/');
+    expect(fetched).toEqual(['http://127.0.0.1:9999/page', 'https://public.example.com/']);
+  });
+});
+
+describe('start drafts', () => {
+  it('context menu on a page: page seed, topic from title and headings', () => {
+    const d = draftFromMenu({ pageUrl: 'https://a.example.com/coffee' }, { title: 'Tab title' }, { title: 'Espresso at home', headings: ['Espresso at home', 'Grinders', '  '] });
+    expect(d).toEqual({ topic: 'Espresso at home Grinders', seeds: ['https://a.example.com/coffee'], source: { kind: 'page', pageUrl: 'https://a.example.com/coffee' } });
+  });
+
+  it('on a link: the link is the seed; on a selection: the selection is the topic', () => {
+    const link = draftFromMenu({ pageUrl: 'https://a.example.com/', linkUrl: 'https://b.example.com/beans', linkText: 'Green beans' }, undefined);
+    expect(link.seeds).toEqual(['https://b.example.com/beans']);
+    expect(link.topic).toBe('Green beans');
+    expect(link.source.kind).toBe('link');
+    const sel = draftFromMenu({ pageUrl: 'https://a.example.com/', selectionText: '  pour   over ' }, { title: 'T' });
+    expect(sel).toMatchObject({ topic: 'pour over', seeds: ['https://a.example.com/'], source: { kind: 'selection' } });
+    expect(draftFromMenu({ pageUrl: 'chrome://settings' }, { title: 'Settings' }).seeds).toEqual([]);
+  });
+
+  it('round-trips through the start view hash and drops what is not a web URL', () => {
+    const d = { topic: 'coffee & tea', seeds: ['https://a.example.com/?q=1&r=2', 'https://b.example.com/'], source: { kind: 'link' as const, pageUrl: 'https://a.example.com/' } };
+    expect(parseStartHash(startHash(d))).toEqual(d);
+    const hostile = parseStartHash('#/new?topic=x&seed=javascript:alert(1)&seed=https://ok.example.com/&kind=evil');
+    expect(hostile).toEqual({ topic: 'x', seeds: ['https://ok.example.com/'], source: { kind: 'manual' } });
+  });
+
+  it('checks the content script\'s answer and builds the popup draft from it', () => {
+    expect(toSerpInfo(null)).toBeNull();
+    expect(toSerpInfo({ error: 'boom' })).toBeNull();
+    const s = toSerpInfo({
+      engine: 'google',
+      query: ' coffee  brewing ',
+      linkCount: 143,
+      results: [{ url: 'https://a.example.com/', title: 'A', snippet: 's', rank: 1 }, { url: 'javascript:alert(1)', title: 'x' }, 'junk'],
+    });
+    expect(s).toEqual({ engine: 'google', query: 'coffee brewing', linkCount: 143, results: [{ url: 'https://a.example.com/', title: 'A', snippet: 's', rank: 1 }] });
+    expect(draftFromSerp(s!, 'https://www.google.com/search?q=coffee')).toEqual({
+      topic: 'coffee brewing',
+      seeds: ['https://a.example.com/'],
+      source: { kind: 'serp', query: 'coffee brewing', engine: 'google', pageUrl: 'https://www.google.com/search?q=coffee' },
+    });
+    expect(topicFromPage({ title: 'x'.repeat(500) }).length).toBeLessThanOrEqual(200);
+  });
+});
+
+describe('highlighting', () => {
+  it('marks words that stem to a topic term and gives the text back unchanged', () => {
+    const terms = topicTerms('coffee brew');
+    const text = 'Brewing COFFEE: the brewer\'s guide to coffees, and tea.';
+    const segs = highlightSegments(text, terms);
+    expect(segs.map((s) => s.text).join('')).toBe(text);
+    expect(segs.filter((s) => s.mark).map((s) => s.text)).toEqual(['Brewing', 'COFFEE', 'coffees']);
+  });
+
+  it('leaves markup in page text as plain text', () => {
+    const text = '<script>alert("coffee")</script>';
+    const segs = highlightSegments(text, topicTerms('coffee'));
+    expect(segs.map((s) => s.text).join('')).toBe(text);
+    expect(segs.find((s) => s.mark)?.text).toBe('coffee');
+  });
+});
+
+describe('request handler', () => {
+  it('answers the protocol and turns failures into messages', async () => {
+    const store = createMemoryStore();
+    const runner = new CrawlRunner({
+      store,
+      evaluator: localEvaluator,
+      makeFetcher: () => ({ fetch: async (url) => ({ ok: false, url, reason: 'network', detail: 'offline', elapsedMs: 0 }) }),
+    });
+    const handle = createRequestHandler({
+      runner,
+      store,
+      strategies: () => plainStrategies(listStrategies()),
+      inspectTab: async (tabId) => ({ tabId, url: 'https://x.example.com/', title: 'x', serp: null }),
+    });
+    expect(await handle({ type: 'forager/ping' })).toEqual({ ok: true, value: { ok: true, activeCrawl: null } });
+    expect(await handle({ type: 'nope' })).toEqual({ ok: false, error: 'Unknown request.' });
+    expect(await handle({ target: 'offscreen', type: 'forager/ping' })).toMatchObject({ ok: false });
+    const strategiesReply = await handle({ type: 'forager/strategies' });
+    expect(strategiesReply.ok && JSON.parse(JSON.stringify(strategiesReply.value))).toEqual(strategiesReply.ok && strategiesReply.value);
+    const started = await handle({ type: 'forager/start', start: { topic: 'coffee', seeds: ['https://a.example.com/'], source: { kind: 'manual' } } });
+    expect(started.ok).toBe(true);
+    await runner.whenIdle();
+    const id = (started as { value: CrawlRecord }).value.id;
+    const list = await handle({ type: 'forager/list' });
+    expect(list.ok && (list.value as CrawlRecord[]).map((c) => c.status)).toEqual(['done']);
+    expect(await handle({ type: 'forager/skips', id })).toMatchObject({ ok: true, value: [{ reason: 'network' }] });
+    expect(await handle({ type: 'forager/pause', id: 'missing' })).toEqual({ ok: false, error: 'That crawl no longer exists.' });
+    expect(await handle({ type: 'forager/rename', id, name: 'Beans' })).toMatchObject({ ok: true, value: { name: 'Beans' } });
+    expect(await handle({ type: 'forager/snapshot' })).toMatchObject({ ok: true, value: { record: { id }, pageCount: 0, active: false } });
+    expect(await handle({ type: 'forager/delete', id })).toEqual({ ok: true, value: true });
+    expect(await handle({ type: 'forager/snapshot' })).toEqual({ ok: true, value: null });
+  });
+});

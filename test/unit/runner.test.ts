@@ -1,0 +1,367 @@
+import { describe, expect, it } from 'vitest';
+import { createCrawl } from '../../lib/crawl';
+import { localEvaluator } from '../../lib/html/evaluate';
+import { CrawlRunner, type RunnerDeps } from '../../lib/background/runner';
+import { LiveHub } from '../../lib/background/live';
+import type { LiveServerMessage, StartRequest } from '../../lib/protocol';
+import { createMemoryStore } from '../../lib/store/memory-store';
+import type { CrawlStore } from '../../lib/store/types';
+import type { FetchOutcome, PageFetcher } from '../../lib/types';
+
+/** A small deterministic web: 60 pages, half about coffee brewing, each linking to four others. */
+function makeWeb(size = 60): Map<string, string> {
+  const web = new Map<string, string>();
+  for (let i = 0; i < size; i++) {
+    const onTopic = i % 2 === 0;
+    const words = onTopic
+      ? 'coffee brewing espresso grinder beans roast brewing coffee pour over filter'
+      : 'gardening tomato soil compost seeds watering sunlight harvest';
+    const links = [1, 2, 3, 7].map((d) => `<a href="/p${(i + d) % size}">${onTopic ? 'coffee brewing guide' : 'garden page'} ${(i + d) % size}</a>`);
+    web.set(
+      `https://site${i % 5}.example.com/p${i}`,
+      `<!doctype html><html><head><title>Page ${i} ${onTopic ? 'Coffee brewing' : 'Garden'}</title></head>` +
+        `<body><h1>${words}</h1><p>${words} ${words}</p>${links.join(' ')}</body></html>`,
+    );
+  }
+  // Links are relative to each page's own host; map every host to the same path space.
+  const all = new Map<string, string>();
+  for (const [url, html] of web) {
+    const path = new URL(url).pathname;
+    for (let h = 0; h < 5; h++) all.set(`https://site${h}.example.com${path}`, html);
+  }
+  return all;
+}
+
+interface FakeFetcher extends PageFetcher {
+  /** Completed fetches per URL. */
+  completed: Map<string, number>;
+  started: number;
+  /** When set, fetches after this many starts never resolve (a worker that died mid-fetch). */
+  hangAfter?: number;
+  hung: number;
+  closed: boolean;
+  close(): void;
+}
+
+function fakeFetcher(web: Map<string, string>, completed: Map<string, number>, hangAfter?: number): FakeFetcher {
+  const f: FakeFetcher = {
+    completed,
+    started: 0,
+    hangAfter,
+    hung: 0,
+    closed: false,
+    close() {
+      f.closed = true;
+    },
+    async fetch(url, signal): Promise<FetchOutcome> {
+      f.started++;
+      if (f.hangAfter !== undefined && f.started > f.hangAfter) {
+        f.hung++;
+        return new Promise<FetchOutcome>(() => undefined);
+      }
+      await new Promise((r) => setTimeout(r, 1));
+      if (signal?.aborted) return { ok: false, url, reason: 'aborted', detail: 'aborted', elapsedMs: 1 };
+      completed.set(url, (completed.get(url) ?? 0) + 1);
+      const html = web.get(url);
+      if (!html) return { ok: false, url, reason: 'http-error', detail: 'HTTP 404', status: 404, elapsedMs: 1 };
+      return {
+        ok: true,
+        url,
+        finalUrl: url,
+        status: 200,
+        contentType: 'text/html; charset=utf-8',
+        lastModified: 'Tue, 01 Apr 2025 10:00:00 GMT',
+        body: new TextEncoder().encode(html),
+        truncated: false,
+        elapsedMs: 1,
+      };
+    },
+  };
+  return f;
+}
+
+const START: StartRequest = {
+  topic: 'coffee brewing',
+  seeds: ['https://site0.example.com/p0', 'https://site1.example.com/p1'],
+  source: { kind: 'serp', engine: 'google', query: 'coffee brewing' },
+  settings: { maxPages: 30, maxBuffer: 64, politenessDelayMs: 0, params: { n: 4 }, seed: 7 },
+};
+
+function makeRunner(store: CrawlStore, fetchers: FakeFetcher[], make: () => FakeFetcher, extra: Partial<RunnerDeps> = {}) {
+  return new CrawlRunner({
+    store,
+    evaluator: localEvaluator,
+    makeFetcher: () => {
+      const f = make();
+      fetchers.push(f);
+      return f;
+    },
+    createCrawl,
+    flushEveryMs: 0,
+    ...extra,
+  });
+}
+
+/** Waits (by polling, no time assertion) until cond() holds. */
+async function until(cond: () => boolean | Promise<boolean>, what: string, tries = 2000): Promise<void> {
+  for (let i = 0; i < tries; i++) {
+    if (await cond()) return;
+    await new Promise((r) => setTimeout(r, 2));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+async function baseline(params: Record<string, number> = { n: 4 }): Promise<string[]> {
+  const store = createMemoryStore();
+  const web = makeWeb();
+  const fetchers: FakeFetcher[] = [];
+  const runner = makeRunner(store, fetchers, () => fakeFetcher(web, new Map()));
+  const record = await runner.start({ ...START, settings: { ...START.settings, params } });
+  await runner.whenIdle();
+  return (await store.getPages(record.id)).map((p) => p.url).sort();
+}
+
+describe('CrawlRunner', () => {
+  it('runs a crawl to its budget, persisting pages, checkpoint and final status', async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const completed = new Map<string, number>();
+    const fetchers: FakeFetcher[] = [];
+    const updates: { id: string; pages: number }[] = [];
+    const runner = makeRunner(store, fetchers, () => fakeFetcher(web, completed), {
+      onUpdate: (id, _r, pages) => updates.push({ id, pages: pages.length }),
+    });
+    const record = await runner.start(START);
+    expect(record.status).toBe('running');
+    expect(runner.activeId).toBe(record.id);
+    await runner.whenIdle();
+    const done = await store.getCrawl(record.id);
+    expect(done?.status).toBe('done');
+    expect(done?.stats.pagesEvaluated).toBe(30);
+    const pages = await store.getPages(record.id);
+    expect(pages).toHaveLength(30);
+    expect(pages.filter((p) => p.isSeed).map((p) => p.url).sort()).toEqual(START.seeds);
+    expect([...completed.values()].every((n) => n === 1)).toBe(true);
+    expect(await store.getCheckpoint(record.id)).toBeDefined();
+    expect(updates.reduce((n, u) => n + u.pages, 0)).toBe(30);
+    expect(fetchers[0].closed).toBe(true);
+    expect(runner.activeId).toBeNull();
+  });
+
+  it('refuses bad input and a second crawl while one runs', async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const fetchers: FakeFetcher[] = [];
+    const runner = makeRunner(store, fetchers, () => fakeFetcher(web, new Map(), 3));
+    await expect(runner.start({ ...START, topic: '   ' })).rejects.toThrow(/topic/i);
+    await expect(runner.start({ ...START, seeds: ['javascript:alert(1)', 'file:///etc/passwd'] })).rejects.toThrow(/no web page/i);
+    const first = await runner.start(START);
+    await expect(runner.start(START)).rejects.toThrow(/already running/);
+    expect((await store.listCrawls()).map((c) => c.id)).toEqual([first.id]);
+  });
+
+  it('pauses, persists, and resumes from the checkpoint without fetching anything twice', async () => {
+    const expected = await baseline();
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const completed = new Map<string, number>();
+    const fetchers: FakeFetcher[] = [];
+    const runner = makeRunner(store, fetchers, () => fakeFetcher(web, completed));
+    const record = await runner.start(START);
+    await until(async () => (await store.countPages(record.id)) >= 6, 'six pages');
+    const paused = await runner.pause(record.id);
+    expect(paused.status).toBe('paused');
+    await runner.whenIdle();
+    expect(runner.activeId).toBeNull();
+    const atPause = await store.getCrawl(record.id);
+    expect(atPause?.status).toBe('paused');
+    const evaluated = atPause!.stats.pagesEvaluated;
+    expect(evaluated).toBeGreaterThanOrEqual(6);
+    expect(evaluated).toBeLessThan(30);
+    // Nothing more happens while paused.
+    const startedWhilePaused = fetchers[0].started;
+    await new Promise((r) => setTimeout(r, 20));
+    expect(fetchers[0].started).toBe(startedWhilePaused);
+
+    const resumed = await runner.resume(record.id);
+    expect(resumed.status).toBe('running');
+    await runner.whenIdle();
+    const done = await store.getCrawl(record.id);
+    expect(done?.status).toBe('done');
+    expect(done?.stats.pagesEvaluated).toBe(30);
+    expect([...completed.entries()].filter(([, n]) => n > 1)).toEqual([]);
+    expect((await store.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected);
+  });
+
+  it('picks up a crawl after the worker died mid-batch: same pages, none fetched twice', async () => {
+    const expected = await baseline();
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const completed = new Map<string, number>();
+    // Worker A: its fetches hang from the 11th on, as if the service worker had been killed there.
+    const fetchersA: FakeFetcher[] = [];
+    const a = makeRunner(store, fetchersA, () => fakeFetcher(web, completed, 10));
+    const record = await a.start(START);
+    await until(() => fetchersA[0]?.hung > 0, 'worker A to hang');
+    // Let A's last writes land (they are behind the crawl), as they would before a real kill.
+    await until(async () => {
+      const cp = await store.getCheckpoint(record.id);
+      const done = [...completed.values()].reduce((n, c) => n + c, 0);
+      return (cp ? cp.fetched.length : 0) >= done;
+    }, 'A to persist');
+    expect((await store.getCrawl(record.id))?.status).toBe('running');
+
+    // Worker B starts on the same storage.
+    const fetchersB: FakeFetcher[] = [];
+    const b = makeRunner(store, fetchersB, () => fakeFetcher(web, completed));
+    const resumedId = await b.recover('worker-restart');
+    expect(resumedId).toBe(record.id);
+    await b.whenIdle();
+    const done = await store.getCrawl(record.id);
+    expect(done?.status).toBe('done');
+    expect(done?.stats.pagesEvaluated).toBe(30);
+    expect([...completed.entries()].filter(([, n]) => n > 1)).toEqual([]);
+    expect((await store.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected);
+  });
+
+  it.each([9, 13, 17, 21, 25])('loses no page when the worker dies while its writes are under way (kill at fetch %i)', async (killAt) => {
+    const expected16 = await baseline({ n: 16 });
+    const base = createMemoryStore();
+    const web = makeWeb();
+    const completed = new Map<string, number>();
+    // Worker A's store: slow writes, and none lands after the kill (they die with the worker).
+    let killed = false;
+    const later = () => new Promise<void>((r) => setTimeout(r, 3));
+    const never = new Promise<never>(() => undefined);
+    const guard = async <T>(write: () => Promise<T>): Promise<T> => {
+      await later();
+      return killed ? never : write();
+    };
+    const storeA: CrawlStore = {
+      ...base,
+      addPages: (id, pages) => guard(() => base.addPages(id, pages)),
+      addSkips: (id, skips) => guard(() => base.addSkips(id, skips)),
+      saveCheckpoint: (id, cp) => guard(() => base.saveCheckpoint(id, cp)),
+      updateCrawl: (id, patch) => guard(() => base.updateCrawl(id, patch)),
+    };
+    const fetchersA: FakeFetcher[] = [];
+    const a = makeRunner(storeA, fetchersA, () => {
+      const f = fakeFetcher(web, completed, killAt);
+      const inner = f.fetch;
+      f.fetch = (url, signal) => {
+        if (f.started >= killAt) killed = true; // the kill: from now on nothing of A reaches the disk
+        return inner(url, signal);
+      };
+      return f;
+    });
+    // Big rounds (N = 16), so pages keep arriving while the write-behind is busy.
+    const record = await a.start({ ...START, settings: { ...START.settings, params: { n: 16 } } });
+    await until(() => killed && fetchersA[0].hung > 0, 'worker A to die');
+    await new Promise((r) => setTimeout(r, 20));
+
+    const b = makeRunner(base, [], () => fakeFetcher(web, completed));
+    expect(await b.recover('worker-restart')).toBe(record.id);
+    await b.whenIdle();
+    const done = await base.getCrawl(record.id);
+    expect(done?.status).toBe('done');
+    expect(done?.stats.pagesEvaluated).toBe(30);
+    expect(await base.countPages(record.id)).toBe(30);
+    expect((await base.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected16);
+  });
+
+  it('after a browser restart marks a running crawl paused and does not fetch', async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const fetchersA: FakeFetcher[] = [];
+    const a = makeRunner(store, fetchersA, () => fakeFetcher(web, new Map(), 5));
+    const record = await a.start(START);
+    await until(() => fetchersA[0]?.hung > 0, 'worker A to hang');
+    const fetchersB: FakeFetcher[] = [];
+    const b = makeRunner(store, fetchersB, () => fakeFetcher(web, new Map()));
+    expect(await b.recover('browser-start')).toBeNull();
+    expect(fetchersB).toHaveLength(0);
+    expect((await store.getCrawl(record.id))?.status).toBe('paused');
+    // ... and resumes on request.
+    await b.resume(record.id);
+    await b.whenIdle();
+    expect((await store.getCrawl(record.id))?.status).toBe('done');
+  });
+
+  it('stops a crawl (status stopped), renames and deletes', async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const fetchers: FakeFetcher[] = [];
+    const runner = makeRunner(store, fetchers, () => fakeFetcher(web, new Map()));
+    const record = await runner.start(START);
+    await until(async () => (await store.countPages(record.id)) >= 3, 'three pages');
+    const stopped = await runner.stop(record.id);
+    expect(stopped.status).toBe('stopped');
+    expect(stopped.stats.pagesEvaluated).toBeLessThan(30);
+    expect(runner.activeId).toBeNull();
+    const renamed = await runner.rename(record.id, '  My   coffee crawl ');
+    expect(renamed.name).toBe('My coffee crawl');
+    await expect(runner.rename(record.id, '   ')).rejects.toThrow(/empty/);
+    // A stopped crawl can be resumed.
+    await runner.resume(record.id);
+    await runner.whenIdle();
+    expect((await store.getCrawl(record.id))?.status).toBe('done');
+    await expect(runner.resume(record.id)).rejects.toThrow(/finished/);
+    await runner.remove(record.id);
+    expect(await store.getCrawl(record.id)).toBeUndefined();
+    expect(await store.countPages(record.id)).toBe(0);
+  });
+
+  it('records a failing evaluator as skips and still finishes', async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    let calls = 0;
+    const runner = new CrawlRunner({
+      store,
+      evaluator: {
+        evaluate: async (input) => {
+          calls++;
+          if (calls % 3 === 0) throw new Error('evaluation timed out after 15000 ms');
+          return localEvaluator.evaluate(input);
+        },
+      },
+      makeFetcher: () => fakeFetcher(web, new Map()),
+      flushEveryMs: 0,
+    });
+    const record = await runner.start({ ...START, settings: { ...START.settings, maxPages: 12 } });
+    await runner.whenIdle();
+    const done = await store.getCrawl(record.id);
+    expect(done?.status).toBe('done');
+    const skips = await store.getSkips(record.id);
+    expect(skips.filter((s) => s.reason === 'evaluation').length).toBeGreaterThan(0);
+    expect(skips.find((s) => s.reason === 'evaluation')?.detail).toMatch(/timed out/);
+  });
+
+  it('gives a snapshot of the running crawl that fits the live deltas', async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const hub = new LiveHub(5);
+    const messages: LiveServerMessage[] = [];
+    const runner = makeRunner(store, [], () => fakeFetcher(web, new Map()), {
+      onUpdate: (id, r, pages) => hub.update(id, r, pages),
+    });
+    const record = await runner.start(START);
+    const sub = hub.subscribe({ post: (m) => messages.push(m) });
+    await until(async () => (await store.countPages(record.id)) >= 4, 'four pages');
+    const snap = await runner.snapshot(undefined, 10);
+    sub.ready({ type: 'snapshot', snapshot: snap });
+    expect(snap?.record.id).toBe(record.id);
+    expect(snap?.active).toBe(true);
+    expect(snap!.top.length).toBeGreaterThan(0);
+    expect(snap!.top.map((p) => p.score)).toEqual([...snap!.top.map((p) => p.score)].sort((x, y) => y - x));
+    await runner.whenIdle();
+    hub.flush();
+    expect(messages[0].type).toBe('snapshot');
+    const urls = new Set(snap!.top.map((p) => p.url));
+    for (const m of messages) if (m.type === 'update') for (const p of m.pages) urls.add(p.url);
+    // Snapshot + deltas cover every page (the snapshot was capped at 10, deltas carry the rest).
+    expect(urls.size).toBeGreaterThanOrEqual(Math.min(30, (await store.countPages(record.id)) - (snap!.pageCount - snap!.top.length)));
+    const last = messages[messages.length - 1];
+    expect(last.type === 'update' && last.record.status).toBe('done');
+    hub.dispose();
+  });
+});

@@ -1,0 +1,50 @@
+import { parseHTML } from 'linkedom';
+import { h, render } from 'preact';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageResult } from '../../lib/types';
+
+// Preact renders through the global document; linkedom provides one under Node.
+const { document, window } = parseHTML('<!doctype html><html><body><div id="root"></div></body></html>');
+const saved: Record<string, unknown> = {};
+beforeAll(() => {
+  for (const [k, v] of Object.entries({ document, window, Node: window.Node, Element: window.Element })) {
+    saved[k] = (globalThis as Record<string, unknown>)[k];
+    (globalThis as Record<string, unknown>)[k] = v;
+  }
+});
+afterAll(() => {
+  for (const [k, v] of Object.entries(saved)) (globalThis as Record<string, unknown>)[k] = v;
+});
+
+const hostile: PageResult = {
+  url: 'https://evil.example.com/<img src=x onerror=alert(1)>',
+  title: '<script>alert("coffee")</script><b>Coffee</b> brewing',
+  snippet: '<img src=x onerror="alert(2)"> the best coffee <iframe src="javascript:alert(3)"></iframe>',
+  score: 0.73,
+  depth: 2,
+  fetchedAt: 0,
+  isSeed: false,
+  lastModified: 'Tue, 01 Apr 2025 10:00:00 GMT',
+};
+
+describe('result rendering', () => {
+  it('renders hostile titles and snippets as text only, with <mark> for topic words', async () => {
+    const { ResultList } = await import('../../entrypoints/ui/components');
+    const root = document.getElementById('root')!;
+    render(h(ResultList, { pages: [hostile, { ...hostile, url: 'javascript:alert(4)', isSeed: true }], topic: 'coffee brewing', limit: 50 }), root as unknown as Element);
+    expect(root.querySelectorAll('script, img, iframe, b').length).toBe(0);
+    const rows = root.querySelectorAll('[data-testid=result-row]');
+    expect(rows.length).toBe(2);
+    const title = rows[0].querySelector('[data-testid=result-link]')!;
+    expect(title.textContent).toBe(hostile.title);
+    expect([...title.querySelectorAll('mark')].map((m) => m.textContent)).toEqual(['coffee', 'Coffee', 'brewing']);
+    expect(rows[0].querySelector('[data-testid=result-snippet]')!.textContent).toBe(hostile.snippet);
+    expect(rows[0].querySelector('[data-testid=fresh-badge]')).not.toBeNull();
+    expect(rows[1].querySelector('[data-testid=fresh-badge]')).toBeNull();
+    // A non-web URL never becomes a link target.
+    expect(rows[1].querySelector('[data-testid=result-link]')!.getAttribute('href')).toBeNull();
+    expect(rows[0].querySelector('[data-testid=result-link]')!.getAttribute('rel')).toContain('noopener');
+    expect(rows[0].getAttribute('data-fresh')).toBe('true');
+    render(null, root as unknown as Element);
+  });
+});
