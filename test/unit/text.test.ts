@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import {
+  TermCounter,
+  cosine,
+  norm,
+  stopwordLanguage,
+  termVector,
+  tokenize,
+  tokenizeInto,
+  topicVector,
+  words,
+} from '../../lib/text';
+
+describe('tokenize', () => {
+  it('lowercases, drops stop words and Porter-stems English', () => {
+    expect(tokenize('The Runners were RUNNING and jumping')).toEqual(['runner', 'run', 'jump']);
+  });
+
+  it('drops 1-character tokens and numbers longer than 4 digits, keeps short numbers', () => {
+    expect(tokenize('x y 2024 123456 7 42 z9')).toEqual(['2024', '42', 'z9']);
+  });
+
+  it('splits on punctuation and keeps Unicode letters', () => {
+    expect(tokenize('coffee-grinders, espresso/latte; Straße')).toEqual(['coffe', 'grinder', 'espresso', 'latt', 'straße']);
+  });
+
+  it('applies NFKC: full-width letters and ligatures become plain letters', () => {
+    expect(tokenize('ＣＯＦＦＥＥ')).toEqual(tokenize('coffee'));
+    expect(tokenize('ﬁle')).toEqual(tokenize('file'));
+  });
+
+  it('keeps combining marks inside words (decomposed and composed forms agree)', () => {
+    const decomposed = 'cafe\u0301 re\u0301sume\u0301';
+    const composed = 'café résumé';
+    expect(tokenize(decomposed, 'fr')).toEqual(tokenize(composed, 'fr'));
+    expect(tokenize(composed, 'fr')).toEqual(['café', 'résumé']);
+  });
+
+  it('does not leave English contraction fragments behind', () => {
+    expect(tokenize("don't stop, it isn't over")).toEqual(['stop']);
+  });
+
+  it('uses the stop words of the selected language and does not stem other languages', () => {
+    expect(tokenize('Die Häuser und der Garten', 'de')).toEqual(['häuser', 'garten']);
+    expect(tokenize('le café et la maison', 'fr')).toEqual(['café', 'maison']);
+    // English stop words are not German ones.
+    expect(tokenize('the houses', 'de')).toContain('the');
+  });
+
+  it('maps ISO 639-1 codes and regional tags; unknown codes fall back to English', () => {
+    expect(stopwordLanguage('en')).toBe('eng');
+    expect(stopwordLanguage('en-US')).toBe('eng');
+    expect(stopwordLanguage('de')).toBe('deu');
+    expect(stopwordLanguage('fr')).toBe('fra');
+    expect(stopwordLanguage('pt-BR')).toBe('porBr');
+    expect(stopwordLanguage('deu')).toBe('deu');
+    expect(stopwordLanguage('xx')).toBe('eng');
+    expect(stopwordLanguage(undefined)).toBe('eng');
+    expect(tokenize('the running', 'xx')).toEqual(['run']);
+  });
+
+  it('cuts CJK runs into bigrams and keeps a lone CJK character', () => {
+    expect(tokenize('日本語', 'ja')).toEqual(['日本', '本語']);
+    expect(tokenize('東 京', 'ja')).toEqual(['東', '京']);
+  });
+
+  it('returns nothing for empty, whitespace-only or symbol-only text', () => {
+    expect(tokenize('')).toEqual([]);
+    expect(tokenize('   \n\t ')).toEqual([]);
+    expect(tokenize('!!! --- ***')).toEqual([]);
+  });
+
+  it('survives hostile input: lone surrogates, control characters, huge words', () => {
+    const hostile = '\ud800abc\udc00 \u0000\u0007 ' + 'a'.repeat(100_000) + ' \uFFFD coffee';
+    const out = tokenize(hostile);
+    expect(out).toContain('coffe');
+    expect(out).toContain('abc');
+  });
+
+  it('gives every word its own term however many distinct words are cached (no hash mix-ups)', () => {
+    // 3,000 distinct pseudo-words, tokenized one by one and all together: the cached path must agree.
+    const vocab = Array.from({ length: 3000 }, (_, i) => 'w' + i.toString(36) + 'q' + ((i * 7919) % 1000).toString(36));
+    const one = vocab.map((w) => tokenize(w)[0]);
+    expect(tokenize(vocab.join(' '))).toEqual(one);
+    expect(new Set(one).size).toBe(3000);
+  });
+
+  it('keeps counting right when the bounded cache is cleared in the middle of a text', () => {
+    // More distinct words than the cache holds (50,000), with "coffee" before and after.
+    const filler = Array.from({ length: 60_000 }, (_, i) => 'zq' + i); // stems to itself
+    const counter = new TermCounter();
+    const terms: string[] = [];
+    tokenizeInto('coffee ' + filler.join(' ') + ' coffees', 'en', terms, undefined, 0, counter);
+    const v = counter.vector();
+    expect(v.coffe).toBe(2);
+    expect(terms.length).toBe(60_002);
+    expect(Object.values(v).reduce((a, b) => a + b, 0)).toBe(60_002);
+    expect(counter.sumOfSquares()).toBe(60_000 + 4); // coffee counted 2, squared 4, across the clear
+    expect(tokenize('running')).toEqual(['run']);
+  });
+
+  it('reports offsets of terms into the original text', () => {
+    const terms: string[] = [];
+    const offsets: number[] = [];
+    const text = 'The ＣＯＦＦＥＥ grinder';
+    tokenizeInto(text, 'en', terms, offsets, 100);
+    expect(terms).toEqual(['coffe', 'grinder']);
+    expect(offsets).toEqual([104, 111]);
+  });
+
+  it('handles a term named like an Object.prototype property', () => {
+    const v = termVector(tokenize('constructor constructor tostring hasownproperty'));
+    expect(v['constructor']).toBe(2);
+    expect(cosine(v, termVector(['constructor']))).toBeGreaterThan(0);
+  });
+});
+
+describe('words', () => {
+  it('returns unstemmed lowercase words with stop words kept', () => {
+    expect(words('The Runners, RUNNING!')).toEqual(['the', 'runners', 'running']);
+    expect(words('')).toEqual([]);
+  });
+});
+
+describe('vectors', () => {
+  it('counts terms', () => {
+    expect({ ...termVector(['a', 'b', 'a']) }).toEqual({ a: 2, b: 1 });
+  });
+
+  it('computes the norm', () => {
+    expect(norm({ a: 3, b: 4 })).toBe(5);
+    expect(norm({})).toBe(0);
+  });
+
+  it('cosine is 1 for parallel vectors, 0 for disjoint or empty ones, symmetric, in [0, 1]', () => {
+    expect(cosine({ a: 1, b: 2 }, { a: 2, b: 4 })).toBeCloseTo(1, 12);
+    expect(cosine({ a: 1 }, { b: 1 })).toBe(0);
+    expect(cosine({}, { a: 1 })).toBe(0);
+    expect(cosine({ a: 1 }, {})).toBe(0);
+    const x = { a: 1, b: 3, c: 1 };
+    const y = { a: 2, c: 5 };
+    expect(cosine(x, y)).toBeCloseTo(cosine(y, x), 12);
+    expect(cosine(x, y)).toBeCloseTo((1 * 2 + 1 * 5) / (Math.sqrt(11) * Math.sqrt(29)), 12);
+  });
+
+  it('builds the topic vector from the keywords in the topic language', () => {
+    expect({ ...topicVector({ keywords: 'Coffee brewing at home' }) }).toEqual({ coffe: 1, brew: 1, home: 1 });
+    expect({ ...topicVector({ keywords: 'Kaffee und Kuchen', language: 'de' }) }).toEqual({ kaffee: 1, kuchen: 1 });
+    expect(topicVector({ keywords: '' })).toEqual({});
+  });
+});

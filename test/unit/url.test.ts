@@ -1,0 +1,215 @@
+import { describe, expect, it } from 'vitest';
+import { canonicalizeUrl, checkUrl, isPrivateHost, isTrackingParam } from '../../lib/url';
+
+describe('canonicalizeUrl', () => {
+  it('lowercases scheme and host, drops default ports and the fragment', () => {
+    expect(canonicalizeUrl('HTTP://Example.COM:80/Path#top')).toBe('http://example.com/Path');
+    expect(canonicalizeUrl('https://example.com:443/')).toBe('https://example.com/');
+    expect(canonicalizeUrl('https://example.com:8443/a')).toBe('https://example.com:8443/a');
+  });
+
+  it('resolves relative references and dot segments against a base', () => {
+    expect(canonicalizeUrl('../c/./d.html', 'https://example.com/a/b/index.html')).toBe('https://example.com/a/c/d.html');
+    expect(canonicalizeUrl('//other.org/x', 'https://example.com/')).toBe('https://other.org/x');
+    expect(canonicalizeUrl('?q=1', 'https://example.com/p')).toBe('https://example.com/p?q=1');
+    expect(canonicalizeUrl('https://example.com')).toBe('https://example.com/');
+  });
+
+  it('decodes escapes of unreserved characters and uppercases the hex of the others', () => {
+    expect(canonicalizeUrl('https://example.com/%7euser/%41b%2dc/a%2fb%3f')).toBe('https://example.com/~user/Ab-c/a%2Fb%3F');
+    expect(canonicalizeUrl('https://example.com/?q=%e2%82%ac&x=%7E')).toBe('https://example.com/?q=%E2%82%AC&x=~');
+  });
+
+  it('sorts query parameters stably and keeps repeated names in order', () => {
+    expect(canonicalizeUrl('https://example.com/s?z=1&a=2&m=3&a=1')).toBe('https://example.com/s?a=2&a=1&m=3&z=1');
+  });
+
+  it('drops tracking parameters and an empty query', () => {
+    expect(
+      canonicalizeUrl('https://example.com/p?utm_source=x&UTM_Medium=y&gclid=1&fbclid=2&msclkid=3&mc_cid=4&mc_eid=5&_ga=6&igshid=7&yclid=8&ref_src=9'),
+    ).toBe('https://example.com/p');
+    expect(canonicalizeUrl('https://example.com/p?id=5&utm_campaign=z')).toBe('https://example.com/p?id=5');
+    expect(canonicalizeUrl('https://example.com/p?')).toBe('https://example.com/p');
+    expect(canonicalizeUrl('https://example.com/p?&&')).toBe('https://example.com/p');
+    expect(isTrackingParam('utm_term')).toBe(true);
+    expect(isTrackingParam('page')).toBe(false);
+  });
+
+  it('keeps www. and spaces as escapes (no form re-encoding)', () => {
+    expect(canonicalizeUrl('https://www.example.com/a b?q=a b')).toBe('https://www.example.com/a%20b?q=a%20b');
+    expect(canonicalizeUrl('https://example.com/?q=a+b')).toBe('https://example.com/?q=a+b');
+  });
+
+  it('converts international host names to punycode', () => {
+    expect(canonicalizeUrl('https://BÜCHER.example/')).toBe('https://xn--bcher-kva.example/');
+  });
+
+  it('is idempotent', () => {
+    for (const u of [
+      'HTTP://Example.COM:80/a/../b/%7e?b=2&a=1&utm_source=x#f',
+      'https://example.com/%e2%82%ac?q=%2f',
+      'https://user:pw@example.com/x',
+    ]) {
+      const once = canonicalizeUrl(u)!;
+      expect(canonicalizeUrl(once)).toBe(once);
+    }
+  });
+
+  it('returns null for unparsable and non-http(s) URLs', () => {
+    expect(canonicalizeUrl('javascript:alert(1)')).toBeNull();
+    expect(canonicalizeUrl('mailto:a@example.com')).toBeNull();
+    expect(canonicalizeUrl('data:text/html,<b>x</b>')).toBeNull();
+    expect(canonicalizeUrl('tel:+123')).toBeNull();
+    expect(canonicalizeUrl('ftp://example.com/x')).toBeNull();
+    expect(canonicalizeUrl('http://')).toBeNull();
+    expect(canonicalizeUrl('not a url')).toBeNull();
+    expect(canonicalizeUrl('relative/only')).toBeNull();
+    expect(canonicalizeUrl('x', 'not a base')).toBeNull();
+    expect(canonicalizeUrl(undefined as unknown as string)).toBeNull();
+  });
+});
+
+describe('isPrivateHost', () => {
+  it('refuses loopback, private, link-local, CGNAT, this-network, multicast and metadata IPv4', () => {
+    for (const h of ['127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
+      '100.64.0.1', '100.100.100.200', '0.0.0.0', '0.1.2.3', '224.0.0.1', '239.255.255.250', '255.255.255.255']) {
+      expect(isPrivateHost(h), h).toBe(true);
+    }
+  });
+
+  it('recognises IPv4 written in decimal, hex and octal forms', () => {
+    expect(isPrivateHost('2130706433')).toBe(true); // 127.0.0.1
+    expect(isPrivateHost('0x7f.1')).toBe(true);
+    expect(isPrivateHost('0177.0.0.1')).toBe(true);
+    expect(isPrivateHost('0xa9fea9fe')).toBe(true); // 169.254.169.254
+  });
+
+  it('refuses private IPv6: loopback, unspecified, link-local, unique-local, IPv4-mapped private', () => {
+    for (const h of ['[::1]', '::1', '[::]', '[fe80::1]', '[febf::1]', '[fc00::1]', '[fd00:ec2::254]', '[::ffff:127.0.0.1]',
+      '[::ffff:10.1.2.3]', '[::ffff:7f00:1]', '[ff02::1]', '[64:ff9b::a00:1]']) {
+      expect(isPrivateHost(h), h).toBe(true);
+    }
+  });
+
+  it('refuses localhost and reserved local names', () => {
+    for (const h of ['localhost', 'LOCALHOST', 'foo.localhost', 'printer.local', 'metadata.google.internal', 'intranet', 'router.home.arpa']) {
+      expect(isPrivateHost(h), h).toBe(true);
+    }
+  });
+
+  it('accepts public addresses and names', () => {
+    for (const h of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', 'example.com', 'www.example.org',
+      '[2606:4700:4700::1111]', '2001:4860:4860::8888', '[::ffff:8.8.8.8]']) {
+      expect(isPrivateHost(h), h).toBe(false);
+    }
+  });
+});
+
+describe('checkUrl', () => {
+  const ok = (u: string, p?: Parameters<typeof checkUrl>[1]) => expect(checkUrl(u, p), u).toEqual({ ok: true });
+  const refused = (u: string, detail: RegExp, p?: Parameters<typeof checkUrl>[1]) => {
+    const r = checkUrl(u, p);
+    expect(r.ok, u).toBe(false);
+    if (!r.ok) expect(r.detail, u).toMatch(detail);
+  };
+
+  it('accepts ordinary pages', () => {
+    ok('https://example.com/');
+    ok('https://example.com/blog/2024/05/my-post.html');
+    ok('https://example.com/search?q=coffee&page=2');
+    ok('https://example.com/docs/v1.2/');
+    ok('https://example.com/page.php?id=7');
+  });
+
+  it('refuses non-http(s) and unparsable URLs', () => {
+    refused('ftp://example.com/', /scheme/);
+    refused('javascript:alert(1)', /scheme/);
+    refused('file:///etc/passwd', /scheme/);
+    refused('::::', /unparsable/);
+  });
+
+  it('refuses URLs longer than the maximum', () => {
+    refused('https://example.com/' + 'a'.repeat(2100), /longer/);
+    refused('https://example.com/' + 'a'.repeat(100), /longer/, { maxUrlLength: 50 });
+    ok('https://example.com/' + 'a'.repeat(100), { maxUrlLength: 500 });
+  });
+
+  it('refuses URLs with credentials', () => {
+    refused('https://user:secret@example.com/', /credentials/);
+  });
+
+  it('refuses obvious non-HTML by extension', () => {
+    for (const ext of ['jpg', 'PNG', 'gif', 'svg', 'mp4', 'mp3', 'zip', 'tar.gz', 'pdf', 'docx', 'xlsx', 'woff2', 'css', 'js', 'json', 'xml', 'rss', 'exe']) {
+      refused(`https://example.com/files/thing.${ext}`, /extension/);
+    }
+    refused('https://example.com/a.pdf?download=1', /extension/);
+    ok('https://example.com/report.pdf/'); // a directory named like a file
+    ok('https://example.com/page.html');
+    ok('https://example.com/v2.0');
+  });
+
+  it('refuses too many path segments', () => {
+    refused('https://example.com/' + Array.from({ length: 17 }, (_, i) => 's' + i).join('/'), /segments/);
+    ok('https://example.com/' + Array.from({ length: 16 }, (_, i) => 's' + i).join('/'));
+    refused('https://example.com/a/b/c/d', /segments/, { maxPathSegments: 3 });
+  });
+
+  it('refuses a path segment repeated too often (link loops)', () => {
+    refused('https://example.com/a/b/a/b/a/b/a/b', /repeated/);
+    ok('https://example.com/a/b/a/b/a/b');
+    refused('https://example.com/x/x/x', /repeated/, { maxRepeatedSegment: 2 });
+  });
+
+  it('refuses session ids in the query and the path', () => {
+    refused('https://example.com/p?PHPSESSID=abc123', /session/);
+    refused('https://example.com/p?jsessionid=abc', /session/);
+    refused('https://example.com/p?sessionid=1', /session/);
+    refused('https://example.com/p?sid=0123456789abcdef0123', /session/);
+    refused('https://example.com/shop;jsessionid=ABCDEF0123?x=1', /session/);
+    refused('https://example.com/(S(lit3py55t21z5v55vlm25s55))/page.aspx', /session/);
+    refused('https://example.com/p?ASPSESSIONIDQQGGQGPC=ABC', /session/);
+    ok('https://example.com/p?sid=7'); // a short sid is an ordinary id
+  });
+
+  it('refuses calendar traps: absurd years and long numeric paths', () => {
+    refused('https://example.com/calendar/2150/01/', /calendar/);
+    refused('https://example.com/events/1850/12/01', /calendar/);
+    refused('https://example.com/cal/2999-01-15', /calendar/);
+    refused('https://example.com/cal?year=2300&month=1', /calendar/);
+    refused('https://example.com/cal?date=2199-05-01', /calendar/);
+    refused('https://example.com/a/1/2/3/4/5', /numeric/);
+    ok(`https://example.com/blog/${new Date().getUTCFullYear()}/01/post`);
+    ok('https://example.com/archive/1999/12/31/party');
+    ok('https://example.com/cal?year=2020');
+  });
+
+  it('refuses private and local hosts unless allowed', () => {
+    refused('http://127.0.0.1/', /private/);
+    refused('http://localhost:8080/', /private/);
+    refused('http://2130706433/', /private/);
+    refused('http://0x7f.0.0.1/', /private/);
+    refused('http://[::1]/', /private/);
+    refused('http://[::ffff:127.0.0.1]/', /private/);
+    refused('http://169.254.169.254/latest/meta-data/', /private/);
+    refused('http://api.localhost/', /private/);
+    ok('http://127.0.0.1:3000/page', { allowPrivate: true });
+    ok('http://localhost/', { allowPrivate: true });
+  });
+
+  it('limits crawling to allowed hosts and their subdomains', () => {
+    const p = { allowedHosts: ['example.com', 'Docs.Other.org'] };
+    ok('https://example.com/', p);
+    ok('https://blog.example.com/x', p);
+    ok('https://docs.other.org/', p);
+    refused('https://other.org/', /not allowed/, p);
+    refused('https://notexample.com/', /not allowed/, p);
+    refused('https://example.com.evil.net/', /not allowed/, p);
+  });
+
+  it('never throws on hostile input', () => {
+    for (const u of ['', ' ', 'http://[', 'http://%', 'https://exa mple.com', '\u0000', 'http://example.com/%ZZ/%']) {
+      expect(() => checkUrl(u)).not.toThrow();
+    }
+    expect(checkUrl(42 as unknown as string).ok).toBe(false);
+  });
+});
