@@ -1,0 +1,264 @@
+/**
+ * `npm run lab -- <command>`: the crawl lab.
+ *   prepare   download and unpack DocWeb (once; --repin, --force)
+ *   serve     serve DocWeb (or --sites DIR) on 127.0.0.1 until interrupted
+ *   run       crawl every topic x task x strategy x RNG seed and report the metrics
+ *   report    rebuild the table and HTML report from a results JSON
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { analyze, compareStrategies, type Comparison } from './analysis';
+import { loadCorpusIndex } from './corpus';
+import { DEFAULT_CACHE, pageCountDifferences, prepareDocWeb, REPO_ROOT, SITES_FILE } from './docweb/prepare';
+import { startLocalWeb, type LocalWeb } from './docweb/server';
+import { htmlReport, textTable, type LabResults } from './report';
+import { parseStrategies, runCrawls, type CrawlJob } from './run';
+import { loadSitesDir, type SiteConfig } from './sites';
+import { loadTopics, type TaskId } from './topics';
+
+const HELP = `Forager crawl lab
+
+  npm run lab -- prepare [--repin] [--force] [--cache DIR]
+  npm run lab -- serve [--sites DIR] [--port N] [--delay MS]
+  npm run lab -- run --topics FILE [options]
+  npm run lab -- report --from results.json [--report out.html] [--compare a,b]
+
+run options:
+  --topics FILE        topics in docweb-topics/1 format (required)
+  --strategies LIST    e.g. bfs1,bfs16,bfs64,bfs256,breadth-first or name:key=value,key=value (default bfs1,bfs16,bfs64,bfs256,breadth-first)
+  --budgets LIST       pages per crawl at which to report (default 250,500,1000); crawls run once to the largest
+  --max-buffer N       frontier capacity MAX_BUFFER (default 256)
+  --seeds N            RNG seeds 1..N per crawl (default 3)
+  --tasks LIST         1 (seeds = examples), 2 (seeds = neighbors) (default 1,2)
+  --ks LIST            top-k sizes of the static coverage metrics (default 25,50,100)
+  --step N             pages between points of the dynamic view (default 50)
+  --compare A,B        paired comparison of two strategy labels (repeatable; default: each strategy vs the first)
+  --json FILE          every number as JSON
+  --report FILE        HTML report with plots
+  --sites DIR          a folder of sites to use instead of DocWeb (each subfolder one origin)
+  --workers N          worker threads running crawls (default: one per core; 0 = all in the main thread)
+  --parallel N         crawls at once per worker (default 4)
+  --fetch-concurrency N  fetches in flight per crawl (default 8)
+  --max-bytes N        fetcher body cap (default: the engine's)
+  --delay MS           server delay per request (simulates the wide-area web; default 0)
+  --corpus-cache FILE  where the corpus index is cached ('none': do not cache; default under .cache/lab)
+`;
+
+type Args = { _: string[]; [k: string]: string | boolean | string[] | undefined };
+
+/** Minimal `--key value` / `--flag` parser; repeated keys become arrays. */
+export function parseArgs(argv: string[]): Args {
+  const out: Args = { _: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) {
+      out._.push(a);
+      continue;
+    }
+    const eq = a.indexOf('=');
+    const key = eq > 0 ? a.slice(2, eq) : a.slice(2);
+    let value: string | boolean;
+    if (eq > 0) value = a.slice(eq + 1);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) value = argv[++i];
+    else value = true;
+    const prev = out[key];
+    if (prev === undefined) out[key] = value;
+    else out[key] = [...(Array.isArray(prev) ? prev : [String(prev)]), String(value)];
+  }
+  return out;
+}
+
+function str(args: Args, key: string, fallback?: string): string | undefined {
+  const v = args[key];
+  if (v === undefined) return fallback;
+  if (v === true) throw new Error(`--${key} needs a value`);
+  return Array.isArray(v) ? v[v.length - 1] : String(v);
+}
+
+function int(args: Args, key: string, fallback: number, min = 1): number {
+  const v = str(args, key);
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new Error(`--${key} must be a whole number >= ${min}, got ${v}`);
+  return n;
+}
+
+function intList(args: Args, key: string, fallback: string, min = 1): number[] {
+  const text = str(args, key, fallback)!;
+  const list = text.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+  if (!list.length || list.some((n) => !Number.isInteger(n) || n < min)) throw new Error(`--${key} must be a comma-separated list of whole numbers >= ${min}, got ${text}`);
+  return [...new Set(list)].sort((a, b) => a - b);
+}
+
+const log = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The sites to serve: --sites DIR, or DocWeb (prepared first if missing). */
+function resolveSites(args: Args): { sites: SiteConfig[]; description: string } {
+  const dir = str(args, 'sites');
+  if (dir) return { sites: loadSitesDir(resolve(dir)), description: `sites folder ${resolve(dir)}` };
+  const cache = resolve(str(args, 'cache', DEFAULT_CACHE)!);
+  const manifest = prepareDocWeb({ cacheDir: cache, log });
+  const diffs = pageCountDifferences(manifest);
+  if (diffs.length) log(`DocWeb page counts differ from the README: ${diffs.join('; ')}`);
+  return {
+    sites: loadSitesDir(join(cache, 'sites'), SITES_FILE),
+    description: `DocWeb (${manifest.packages.map((p) => `${p.name} ${p.version}`).join(', ')})`,
+  };
+}
+
+function corpusCacheFile(sites: SiteConfig[]): string {
+  const key = createHash('sha1').update(sites.map((s) => s.dir).join('\0')).digest('hex').slice(0, 12);
+  return join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.json`);
+}
+
+async function cmdRun(args: Args): Promise<void> {
+  const topicsFile = str(args, 'topics');
+  if (!topicsFile) throw new Error('run needs --topics FILE (docweb-topics/1)');
+  const strategies = parseStrategies(str(args, 'strategies', 'bfs1,bfs16,bfs64,bfs256,breadth-first')!);
+  const budgets = intList(args, 'budgets', '250,500,1000');
+  const ks = intList(args, 'ks', '25,50,100');
+  const tasks = intList(args, 'tasks', '1,2') as TaskId[];
+  if (tasks.some((t) => t !== 1 && t !== 2)) throw new Error('--tasks takes 1 and/or 2');
+  const nSeeds = int(args, 'seeds', 3);
+  const seeds = Array.from({ length: nSeeds }, (_, i) => i + 1);
+  const maxBuffer = int(args, 'max-buffer', 256);
+  const step = int(args, 'step', 50);
+  const parallel = int(args, 'parallel', 4);
+  const workers = int(args, 'workers', Math.max(1, availableParallelism()), 0);
+  const fetchConcurrency = int(args, 'fetch-concurrency', 8);
+  const maxBytesText = str(args, 'max-bytes');
+  const maxBytes = maxBytesText ? int(args, 'max-bytes', 0) : undefined;
+  const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
+
+  const { sites, description } = resolveSites(args);
+  const t0 = Date.now();
+  const web = await startLocalWeb({ sites, delayMs: int(args, 'delay', 0, 0) });
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const cacheArg = str(args, 'corpus-cache');
+    const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
+    const corpus = await loadCorpusIndex(web, sites, { cacheFile, log });
+    const topics = loadTopics(topicsFile, (id) => corpus.position.has(id)).topics;
+    const labels = strategies.map((s) => s.label);
+    const pairs: [string, string][] = compareArgs.length
+      ? compareArgs.map((c) => {
+          const [a, b, extra] = c.split(',').map((s) => s.trim());
+          if (!a || !b || extra !== undefined) throw new Error(`--compare takes two strategy labels A,B, got ${c}`);
+          for (const x of [a, b]) if (!labels.includes(x)) throw new Error(`--compare: ${x} is not one of the strategies (${labels.join(', ')})`);
+          return [a, b] as [string, string];
+        })
+      : labels.slice(1).map((l) => [l, labels[0]] as [string, string]);
+
+    const jobs: CrawlJob[] = [];
+    for (const topic of topics) for (const task of tasks) for (const strategy of strategies) for (const seed of seeds) jobs.push({ topic, task, strategy, seed });
+    log(`lab: ${jobs.length} crawls of ${Math.max(...budgets)} pages (${topics.length} topics x ${tasks.length} tasks x ${strategies.length} strategies x ${seeds.length} seeds), ${parallel} at a time`);
+    const { records, stats } = await runCrawls({ web, jobs, maxPages: Math.max(...budgets), maxBuffer, workers, parallel, fetchConcurrency, maxBytes, signal: abort.signal, log });
+    const crawlSeconds = (Date.now() - t0) / 1000;
+    const { results, statics } = analyze(records, topics, corpus, { budgets, ks, step });
+    const comparisons: Comparison[] = pairs.flatMap(([a, b]) => compareStrategies(results, a, b));
+    const siteCounts: Record<string, number> = {};
+    for (const id of corpus.ids) siteCounts[id.split('/')[0]] = (siteCounts[id.split('/')[0]] ?? 0) + 1;
+    const res: LabResults = {
+      format: 'forager-lab-results/1',
+      meta: {
+        createdAt: new Date().toISOString(),
+        topicsFile,
+        topics: topics.map((t) => t.id),
+        strategies,
+        tasks,
+        budgets,
+        seeds,
+        maxBuffer,
+        ks,
+        step,
+        corpus: { sites: siteCounts, pages: corpus.ids.length, hubs: corpus.hub.filter(Boolean).length, description },
+        wallSeconds: (Date.now() - t0) / 1000,
+        crawls: records.length,
+        pagesFetched: records.reduce((s, r) => s + r.pages.length, 0),
+        evaluations: stats.evaluations,
+        evaluationCacheHits: stats.cacheHits,
+      },
+      results,
+      comparisons,
+      statics,
+      crawls: records.map((r) => ({ topic: r.topic, task: r.task, strategy: r.strategy, seed: r.seed, pages: r.pages.length, errors: r.errors, done: r.done, elapsedMs: r.elapsedMs })),
+    };
+    const short = records.filter((r) => r.pages.length < Math.max(...budgets));
+    if (short.length) log(`note: ${short.length} crawls ran out of URLs before ${Math.max(...budgets)} pages; their later budgets use every page they crawled`);
+    log(`lab: crawls done in ${crawlSeconds.toFixed(1)} s, total ${res.meta.wallSeconds.toFixed(1)} s`);
+    output(res, args);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+    await web.close();
+  }
+}
+
+function output(res: LabResults, args: Args): void {
+  process.stdout.write(`${textTable(res)}\n`);
+  const json = str(args, 'json');
+  if (json) {
+    writeFileSync(json, JSON.stringify(res, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)));
+    log(`wrote ${json}`);
+  }
+  const report = str(args, 'report');
+  if (report) {
+    writeFileSync(report, htmlReport(res));
+    log(`wrote ${report}`);
+  }
+}
+
+function cmdReport(args: Args): void {
+  const from = str(args, 'from');
+  if (!from) throw new Error('report needs --from results.json');
+  const res = JSON.parse(readFileSync(from, 'utf8'), (_k, v) => (v === null ? NaN : v)) as LabResults;
+  if (res.format !== 'forager-lab-results/1') throw new Error(`${from}: not a forager-lab-results/1 file`);
+  const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
+  if (compareArgs.length) {
+    res.comparisons = compareArgs.flatMap((c) => {
+      const [a, b] = c.split(',').map((s) => s.trim());
+      return compareStrategies(res.results, a, b);
+    });
+  }
+  output(res, { ...args, json: undefined });
+}
+
+async function cmdServe(args: Args): Promise<void> {
+  const { sites } = resolveSites(args);
+  const web: LocalWeb = await startLocalWeb({ sites, basePort: int(args, 'port', 0, 0), delayMs: int(args, 'delay', 0, 0) });
+  for (const [name, origin] of Object.entries(web.origins)) process.stdout.write(`${name.padEnd(12)} ${origin}/\n`);
+  process.stdout.write(`${'portal'.padEnd(12)} ${web.portal}/\n(Ctrl-C to stop)\n`);
+  await new Promise<void>((r) => process.once('SIGINT', () => r()));
+  await web.close();
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const args = parseArgs(argv);
+  const cmd = args._[0];
+  if (!cmd || cmd === 'help' || args.help) {
+    process.stdout.write(HELP);
+    return;
+  }
+  if (cmd === 'prepare') {
+    const manifest = prepareDocWeb({ cacheDir: str(args, 'cache'), repin: !!args.repin, force: !!args.force, log });
+    const diffs = pageCountDifferences(manifest);
+    process.stdout.write(
+      `DocWeb ready: ${manifest.totalPages} pages (${manifest.sites.map((s) => `${s.name} ${s.pages}`).join(', ')})\n` +
+        (diffs.length ? `Differences from the README's table:\n  ${diffs.join('\n  ')}\n` : 'Page counts match the README.\n'),
+    );
+  } else if (cmd === 'run') await cmdRun(args);
+  else if (cmd === 'report') cmdReport(args);
+  else if (cmd === 'serve') await cmdServe(args);
+  else throw new Error(`unknown command "${cmd}"\n${HELP}`);
+}
+
+const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(REPO_ROOT, 'lab', 'cli.ts');
+if (isMain) {
+  main(process.argv.slice(2)).catch((err: unknown) => {
+    process.stderr.write(`lab: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

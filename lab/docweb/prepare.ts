@@ -1,0 +1,224 @@
+/**
+ * DocWeb preparation: download the pinned Debian documentation packages with `apt-get download` (no root, nothing
+ * installed), check their sha256, unpack them with `dpkg-deb -x`, keep each site's root folder under
+ * `<cache>/sites/<site>`, trim what the DocWeb README says, and write a manifest with versions, hashes and page counts.
+ * Runs once: a later call finds the manifest and returns it.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { countPages } from '../sites';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+/** The repository root (lab/docweb/../..). */
+export const REPO_ROOT = resolve(HERE, '..', '..');
+export const DEFAULT_CACHE = join(REPO_ROOT, '.cache', 'docweb');
+export const PACKAGES_FILE = join(HERE, 'packages.json');
+export const SITES_FILE = join(HERE, 'sites.json');
+
+export interface PackagePin {
+  name: string;
+  version: string;
+  /** Recorded after the first download; null until then. */
+  sha256: string | null;
+}
+
+export interface PackagesFile {
+  format: 'docweb-packages/1';
+  release: string;
+  packages: PackagePin[];
+}
+
+/** One DocWeb site as described in sites.json. */
+export interface DocWebSite {
+  name: string;
+  packages: string[];
+  root: string;
+  remove: string[];
+  expectedPages: number;
+  homes: string[];
+  hubs: string[];
+}
+
+export interface Manifest {
+  format: 'docweb-manifest/1';
+  createdAt: string;
+  packages: { name: string; version: string; sha256: string; file: string; bytes: number }[];
+  sites: { name: string; pages: number; expectedPages: number }[];
+  totalPages: number;
+  expectedTotal: number;
+}
+
+export interface PrepareOptions {
+  cacheDir?: string;
+  /** Pin the archive's current candidate versions first (when a pinned version left the archive). */
+  repin?: boolean;
+  /** Unpack again even if a manifest exists. */
+  force?: boolean;
+  log?: (line: string) => void;
+}
+
+/** Reads and checks sites.json. */
+export function loadDocWebSites(file = SITES_FILE): DocWebSite[] {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: string; sites?: DocWebSite[] };
+  if (data.format !== 'docweb-sites/1' || !Array.isArray(data.sites)) throw new Error(`${file}: not a docweb-sites/1 file`);
+  return data.sites;
+}
+
+export function loadPackages(file = PACKAGES_FILE): PackagesFile {
+  const data = JSON.parse(readFileSync(file, 'utf8')) as PackagesFile;
+  if (data.format !== 'docweb-packages/1' || !Array.isArray(data.packages)) throw new Error(`${file}: not a docweb-packages/1 file`);
+  return data;
+}
+
+/** Where the prepared sites live, or undefined if DocWeb has not been prepared in this cache. */
+export function preparedSitesDir(cacheDir = DEFAULT_CACHE): string | undefined {
+  const manifest = join(cacheDir, 'manifest.json');
+  return existsSync(manifest) && existsSync(join(cacheDir, 'sites')) ? join(cacheDir, 'sites') : undefined;
+}
+
+export function readManifest(cacheDir = DEFAULT_CACHE): Manifest {
+  return JSON.parse(readFileSync(join(cacheDir, 'manifest.json'), 'utf8')) as Manifest;
+}
+
+function run(cmd: string, args: string[], cwd?: string): { ok: boolean; out: string } {
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  if (r.error) {
+    const code = (r.error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw new Error(`${cmd} is not installed (DocWeb needs apt-get and dpkg-deb from a Debian system)`);
+    throw r.error;
+  }
+  return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
+}
+
+/** The candidate version apt would pick now, or undefined when apt does not know the package. */
+function candidateVersion(name: string): string | undefined {
+  const { out } = run('apt-cache', ['policy', name]);
+  const m = /Candidate:\s*(\S+)/.exec(out);
+  return m && m[1] !== '(none)' ? m[1] : undefined;
+}
+
+function sha256File(file: string): string {
+  return createHash('sha256').update(readFileSync(file)).digest('hex');
+}
+
+/** apt-get names the file name_version_arch.deb with ':' escaped as %3a. */
+function debFileFor(dir: string, pin: PackagePin): string | undefined {
+  const version = pin.version.replace(/:/g, '%3a');
+  const hit = readdirSync(dir).find((f) => f.startsWith(`${pin.name}_${version}_`) && f.endsWith('.deb'));
+  return hit ? join(dir, hit) : undefined;
+}
+
+/**
+ * Downloads, verifies, unpacks and trims DocWeb into `cacheDir` (default .cache/docweb) unless a manifest is there.
+ * Throws a clear error when apt-get/dpkg-deb are missing, when a pinned version left the archive (suggesting
+ * `--repin`) or when a download does not match its recorded sha256.
+ */
+export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
+  const cacheDir = resolve(options.cacheDir ?? DEFAULT_CACHE);
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  if (!options.force && !options.repin && preparedSitesDir(cacheDir)) return readManifest(cacheDir);
+  run('apt-get', ['--version']);
+  run('dpkg-deb', ['--version']);
+
+  const pins = loadPackages();
+  const sites = loadDocWebSites();
+  let pinsChanged = false;
+  if (options.repin) {
+    for (const pin of pins.packages) {
+      const candidate = candidateVersion(pin.name);
+      if (!candidate) throw new Error(`apt does not know ${pin.name}; run apt-get update (as root) first`);
+      if (candidate !== pin.version) {
+        log(`repin ${pin.name}: ${pin.version} -> ${candidate}`);
+        pin.version = candidate;
+        pin.sha256 = null;
+        pinsChanged = true;
+      }
+    }
+  }
+
+  const debDir = join(cacheDir, 'debs');
+  mkdirSync(debDir, { recursive: true });
+  const records: Manifest['packages'] = [];
+  for (const pin of pins.packages) {
+    let deb = debFileFor(debDir, pin);
+    if (deb && pin.sha256 && sha256File(deb) !== pin.sha256) {
+      rmSync(deb);
+      deb = undefined;
+    }
+    if (!deb) {
+      log(`apt-get download ${pin.name}=${pin.version}`);
+      const r = run('apt-get', ['download', `${pin.name}=${pin.version}`], debDir);
+      deb = debFileFor(debDir, pin);
+      if (!r.ok || !deb) {
+        const candidate = candidateVersion(pin.name);
+        if (!candidate) {
+          throw new Error(`apt-get download ${pin.name} failed: apt does not know the package (empty package lists? run apt-get update as root)\n${r.out.trim()}`);
+        }
+        if (candidate !== pin.version) {
+          throw new Error(
+            `${pin.name} ${pin.version} is no longer in the archive (apt offers ${candidate}). ` +
+              `Run \`npm run lab -- prepare --repin\` to pin the archive's versions (results will not be comparable with runs on the old pins).`,
+          );
+        }
+        throw new Error(`apt-get download ${pin.name}=${pin.version} failed:\n${r.out.trim()}`);
+      }
+    }
+    const sha = sha256File(deb);
+    if (pin.sha256 === null) {
+      pin.sha256 = sha;
+      pinsChanged = true;
+    } else if (pin.sha256 !== sha) {
+      throw new Error(`${deb}: sha256 ${sha} does not match the pinned ${pin.sha256} (the archive changed the package; --repin to accept)`);
+    }
+    records.push({ name: pin.name, version: pin.version, sha256: sha, file: deb.slice(cacheDir.length + 1), bytes: statSync(deb).size });
+  }
+  if (pinsChanged) writeFileSync(PACKAGES_FILE, `${JSON.stringify(pins, null, 2)}\n`);
+
+  // Unpack into a scratch folder, move each site's root out, drop the rest.
+  const scratch = join(cacheDir, 'unpack');
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  for (const rec of records) {
+    const r = run('dpkg-deb', ['-x', join(cacheDir, rec.file), scratch]);
+    if (!r.ok) throw new Error(`dpkg-deb -x ${rec.file} failed:\n${r.out.trim()}`);
+  }
+  const sitesDir = join(cacheDir, 'sites');
+  rmSync(sitesDir, { recursive: true, force: true });
+  mkdirSync(sitesDir, { recursive: true });
+  const counts: Manifest['sites'] = [];
+  for (const site of sites) {
+    const from = join(scratch, site.root);
+    if (!existsSync(from)) throw new Error(`${site.name}: ${site.root} is not in the unpacked packages ${site.packages.join(', ')}`);
+    const to = join(sitesDir, site.name);
+    renameSync(from, to);
+    for (const rel of site.remove) rmSync(join(to, rel), { recursive: true, force: true });
+    const pages = countPages(to);
+    counts.push({ name: site.name, pages, expectedPages: site.expectedPages });
+    log(`${site.name}: ${pages} pages${pages === site.expectedPages ? '' : ` (README: ${site.expectedPages})`}`);
+  }
+  rmSync(scratch, { recursive: true, force: true });
+
+  const manifest: Manifest = {
+    format: 'docweb-manifest/1',
+    createdAt: new Date().toISOString(),
+    packages: records,
+    sites: counts,
+    totalPages: counts.reduce((s, c) => s + c.pages, 0),
+    expectedTotal: counts.reduce((s, c) => s + c.expectedPages, 0),
+  };
+  writeFileSync(join(cacheDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  log(`DocWeb: ${manifest.totalPages} pages (README: ${manifest.expectedTotal}) in ${sitesDir}`);
+  return manifest;
+}
+
+/** Differences between the counted pages and the README's table, as readable lines (empty when they agree). */
+export function pageCountDifferences(manifest: Manifest): string[] {
+  const lines = manifest.sites
+    .filter((s) => s.pages !== s.expectedPages)
+    .map((s) => `${s.name}: ${s.pages} pages, README says ${s.expectedPages} (${s.pages > s.expectedPages ? '+' : ''}${s.pages - s.expectedPages})`);
+  if (lines.length) lines.push(`total: ${manifest.totalPages}, README says ${manifest.expectedTotal}`);
+  return lines;
+}

@@ -1,0 +1,270 @@
+/**
+ * The lab's outputs: a plain-text table for the terminal and a self-contained HTML report (inline SVG plots, no
+ * scripts, no external resources) that opens offline. The JSON file is the LabResults object itself.
+ */
+import type { Comparison, MetricResult, TopicStatics } from './analysis';
+import type { TaskId } from './topics';
+
+export interface LabResults {
+  format: 'forager-lab-results/1';
+  meta: {
+    createdAt: string;
+    topicsFile: string;
+    topics: string[];
+    strategies: { label: string; name: string; params: Record<string, number | string | boolean> }[];
+    tasks: TaskId[];
+    budgets: number[];
+    seeds: number[];
+    maxBuffer: number;
+    ks: number[];
+    step: number;
+    corpus: { sites: Record<string, number>; pages: number; hubs: number; description: string };
+    wallSeconds: number;
+    crawls: number;
+    pagesFetched: number;
+    evaluations: number;
+    evaluationCacheHits: number;
+  };
+  results: MetricResult[];
+  comparisons: Comparison[];
+  statics: TopicStatics[];
+  crawls: { topic: string; task: TaskId; strategy: string; seed: number; pages: number; errors: number; done: string; elapsedMs: number }[];
+}
+
+const TASK_NAMES: Record<number, string> = { 1: 'Task 1 (seeds: examples)', 2: 'Task 2 (seeds: neighbors)' };
+
+export function fmt(v: number, digits = 3): string {
+  return Number.isFinite(v) ? v.toFixed(digits) : '—';
+}
+
+function cellText(mean: number, se: number): string {
+  return Number.isFinite(se) ? `${fmt(mean)}±${fmt(se)}` : fmt(mean);
+}
+
+/** The terminal table: per task and metric, strategies by budgets, mean ± standard error over topics. */
+export function textTable(res: LabResults, metrics?: string[]): string {
+  const lines: string[] = [];
+  const labels = res.meta.strategies.map((s) => s.label);
+  const width = Math.max(10, ...labels.map((l) => l.length)) + 2;
+  const metricList = metrics ?? [...new Set(res.results.map((r) => r.metric))];
+  for (const task of res.meta.tasks) {
+    lines.push('', `${TASK_NAMES[task]} — mean ± standard error over ${res.meta.topics.length} topics (${res.meta.seeds.length} RNG seeds each)`);
+    for (const metric of metricList) {
+      lines.push(`  ${metric}`.padEnd(width + 2) + res.meta.budgets.map((b) => String(b).padStart(15)).join(''));
+      for (const label of labels) {
+        const r = res.results.find((x) => x.task === task && x.strategy === label && x.metric === metric);
+        if (!r) continue;
+        lines.push(`    ${label}`.padEnd(width + 2) + res.meta.budgets.map((b) => cellText(r.budgets[b].mean, r.budgets[b].se).padStart(15)).join(''));
+      }
+    }
+  }
+  if (res.comparisons.length) {
+    lines.push('', 'Paired comparisons over topics (A - B: mean ± se, wins/ties/losses of A)');
+    for (const c of res.comparisons) {
+      lines.push(
+        `  task${c.task} ${c.metric.padEnd(12)} @${String(c.budget).padEnd(5)} ${c.a} vs ${c.b}: ${fmt(c.meanDiff)} ± ${fmt(c.se)}  ${c.wins}/${c.ties}/${c.losses}`,
+      );
+    }
+  }
+  return lines.join('\n');
+}
+
+// -------------------------------------------------------------------------------------------------- SVG plots
+
+const PALETTE = ['#1f77b4', '#d62728', '#2ca02c', '#ff7f0e', '#9467bd', '#8c564b', '#e377c2', '#17becf', '#7f7f7f', '#bcbd22'];
+const DASHES = ['', '6 3', '2 3', '8 3 2 3', '4 4'];
+
+export interface PlotSeries {
+  label: string;
+  x: number[];
+  y: number[];
+  /** Standard errors; drawn as error bars at the x values in `errAt` (all if undefined). */
+  err?: number[];
+}
+
+export interface PlotOptions {
+  title: string;
+  xLabel: string;
+  yLabel: string;
+  series: PlotSeries[];
+  errAt?: number[];
+  width?: number;
+  height?: number;
+  /** Y axis from 0 (default true). */
+  zeroBased?: boolean;
+}
+
+function esc(s: string): string {
+  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+/** Rounded tick values covering [lo, hi]. */
+export function niceTicks(lo: number, hi: number, count = 5): number[] {
+  if (!(hi > lo)) hi = lo + 1;
+  const raw = (hi - lo) / count;
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const stepv = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? 10 * mag;
+  const ticks: number[] = [];
+  for (let v = Math.ceil(lo / stepv) * stepv; v <= hi + stepv * 1e-9; v += stepv) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+/** A line chart as an SVG string: one line per series, markers, optional error bars, legend at the right. */
+export function lineChart(o: PlotOptions): string {
+  const W = o.width ?? 560;
+  const H = o.height ?? 320;
+  const legendW = 150;
+  const m = { l: 56, r: legendW + 10, t: 30, b: 44 };
+  const pw = W - m.l - m.r;
+  const ph = H - m.t - m.b;
+  const xs = o.series.flatMap((s) => s.x);
+  const ys = o.series.flatMap((s) => s.y.map((y, i) => y + (s.err && Number.isFinite(s.err[i]) ? s.err[i] : 0))).filter(Number.isFinite);
+  const ysLo = o.series.flatMap((s) => s.y.map((y, i) => y - (s.err && Number.isFinite(s.err[i]) ? s.err[i] : 0))).filter(Number.isFinite);
+  const x0 = Math.min(...xs, o.zeroBased === false ? Infinity : 0);
+  const x1 = Math.max(...xs);
+  let y0 = o.zeroBased === false ? Math.min(...ysLo) : 0;
+  let y1 = ys.length ? Math.max(...ys) : 1;
+  if (!Number.isFinite(y0)) y0 = 0;
+  if (!(y1 > y0)) y1 = y0 + 1;
+  const yTicks = niceTicks(y0, y1);
+  y0 = Math.min(y0, yTicks[0]);
+  y1 = Math.max(y1, yTicks[yTicks.length - 1]);
+  const xTicks = niceTicks(x0, x1, 6);
+  const sx = (x: number) => m.l + ((x - x0) / (x1 - x0 || 1)) * pw;
+  const sy = (y: number) => m.t + ph - ((y - y0) / (y1 - y0 || 1)) * ph;
+  const parts: string[] = [];
+  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`);
+  parts.push(`<text x="${m.l + pw / 2}" y="16" text-anchor="middle" font-size="13" font-weight="bold">${esc(o.title)}</text>`);
+  parts.push(`<rect x="${m.l}" y="${m.t}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);
+  for (const t of yTicks) {
+    if (t < y0 - 1e-12 || t > y1 + 1e-12) continue;
+    const y = sy(t);
+    parts.push(`<line x1="${m.l}" x2="${m.l + pw}" y1="${y}" y2="${y}" stroke="#eee"/>`);
+    parts.push(`<text x="${m.l - 5}" y="${y + 4}" text-anchor="end">${t}</text>`);
+  }
+  for (const t of xTicks) {
+    if (t < x0 || t > x1) continue;
+    const x = sx(t);
+    parts.push(`<line x1="${x}" x2="${x}" y1="${m.t + ph}" y2="${m.t + ph + 4}" stroke="#666"/>`);
+    parts.push(`<text x="${x}" y="${m.t + ph + 16}" text-anchor="middle">${t}</text>`);
+  }
+  parts.push(`<text x="${m.l + pw / 2}" y="${H - 8}" text-anchor="middle">${esc(o.xLabel)}</text>`);
+  parts.push(`<text transform="translate(14 ${m.t + ph / 2}) rotate(-90)" text-anchor="middle">${esc(o.yLabel)}</text>`);
+  o.series.forEach((s, si) => {
+    const color = PALETTE[si % PALETTE.length];
+    const dash = DASHES[Math.floor(si / PALETTE.length) % DASHES.length] || DASHES[si % DASHES.length];
+    const pts = s.x.map((x, i) => [x, s.y[i]] as const).filter(([, y]) => Number.isFinite(y));
+    if (pts.length) {
+      parts.push(
+        `<polyline fill="none" stroke="${color}" stroke-width="1.8"${dash ? ` stroke-dasharray="${dash}"` : ''} points="${pts.map(([x, y]) => `${sx(x).toFixed(1)},${sy(y).toFixed(1)}`).join(' ')}"/>`,
+      );
+    }
+    s.x.forEach((x, i) => {
+      const y = s.y[i];
+      if (!Number.isFinite(y)) return;
+      const showErr = !o.errAt || o.errAt.includes(x);
+      const e = s.err?.[i];
+      if (showErr && e !== undefined && Number.isFinite(e) && e > 0) {
+        const cx = sx(x) + (si - (o.series.length - 1) / 2) * 2; // nudge so bars of different lines do not overlap
+        parts.push(`<line x1="${cx}" x2="${cx}" y1="${sy(y - e)}" y2="${sy(y + e)}" stroke="${color}" stroke-width="1.2"/>`);
+        parts.push(`<line x1="${cx - 3}" x2="${cx + 3}" y1="${sy(y - e)}" y2="${sy(y - e)}" stroke="${color}"/>`);
+        parts.push(`<line x1="${cx - 3}" x2="${cx + 3}" y1="${sy(y + e)}" y2="${sy(y + e)}" stroke="${color}"/>`);
+      }
+      if (showErr || s.x.length <= 12) parts.push(`<circle cx="${sx(x)}" cy="${sy(y)}" r="2.5" fill="${color}"/>`);
+    });
+    const ly = m.t + 8 + si * 16;
+    const lx = m.l + pw + 12;
+    parts.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
+    parts.push(`<text x="${lx + 27}" y="${ly + 4}">${esc(s.label)}</text>`);
+  });
+  parts.push('</svg>');
+  return parts.join('\n');
+}
+
+// -------------------------------------------------------------------------------------------------- HTML
+
+/** The self-contained HTML report. */
+export function htmlReport(res: LabResults): string {
+  const labels = res.meta.strategies.map((s) => s.label);
+  const get = (task: TaskId, label: string, metric: string) => res.results.find((r) => r.task === task && r.strategy === label && r.metric === metric);
+  const maxBudget = Math.max(...res.meta.budgets);
+  const midK = res.meta.ks[Math.floor((res.meta.ks.length - 1) / 2)];
+  const out: string[] = [];
+  out.push(`<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Forager crawl lab</title><style>
+body{font-family:sans-serif;margin:20px;max-width:1300px;color:#222}
+h1{font-size:22px}h2{font-size:18px;margin-top:28px;border-bottom:1px solid #ccc}h3{font-size:15px}
+.plots{display:flex;flex-wrap:wrap;gap:8px}
+table{border-collapse:collapse;font-size:12px;margin:6px 0 14px}td,th{border:1px solid #ddd;padding:3px 7px;text-align:right}
+td.l,th.l{text-align:left}th{background:#f4f4f4}.best{font-weight:bold;background:#eef6ee}
+.meta{font-size:13px;color:#444}code{background:#f4f4f4;padding:0 3px}
+</style></head><body>`);
+  out.push(`<h1>Forager crawl lab</h1>`);
+  const m = res.meta;
+  out.push(
+    `<p class="meta">${esc(m.createdAt)} · topics: ${esc(m.topics.join(', '))} (${esc(m.topicsFile)}) · strategies: ${esc(labels.join(', '))} · budgets ${m.budgets.join(', ')} · ` +
+      `MAX_BUFFER ${m.maxBuffer} · RNG seeds ${m.seeds.join(', ')} · ${m.crawls} crawls, ${m.pagesFetched} pages, ${m.evaluations} evaluations ` +
+      `(${m.evaluationCacheHits} cache hits) in ${m.wallSeconds.toFixed(0)} s<br>corpus: ${esc(m.corpus.description)}, ${m.corpus.pages} pages ` +
+      `(${Object.entries(m.corpus.sites).map(([s, n]) => `${esc(s)} ${n}`).join(', ')}), ${m.corpus.hubs} hubs left out of static rankings</p>`,
+  );
+  out.push(`<p class="meta">Values are means over topics of each topic's mean over RNG seeds; error bars and ± are standard errors over topics.
+recall = share of the targets (seeds excluded) crawled; harvest = mean TF-IDF cosine of the crawled non-seed pages to the topic description;
+lexical@k / linkage@k = share of the top k pages (seeds and hubs excluded) of a BM25 ranking against the description / of a ranking by topic keywords contained (PageRank breaks ties) that were crawled.</p>`);
+  for (const task of m.tasks) {
+    out.push(`<h2>${TASK_NAMES[task]}</h2><div class="plots">`);
+    const dyn = (metric: string, title: string, yLabel: string) => {
+      const series = labels
+        .map((label) => get(task, label, metric))
+        .filter((r): r is MetricResult => !!r)
+        .map((r) => ({ label: r.strategy, x: r.dynamic.pages, y: r.dynamic.mean, err: r.dynamic.se }));
+      return lineChart({ title, xLabel: 'pages crawled', yLabel, series, errAt: m.budgets });
+    };
+    out.push(dyn('recall', 'Target recall', 'recall'));
+    out.push(dyn('harvest', 'Harvest rate (similarity to description)', 'mean cosine'));
+    out.push(dyn(`lexical@${midK}`, `Static lexical coverage, top ${midK}`, 'coverage'));
+    out.push(dyn(`linkage@${midK}`, `Static linkage coverage, top ${midK}`, 'coverage'));
+    for (const kind of ['lexical', 'linkage']) {
+      const series = labels.map((label) => {
+        const cells = m.ks.map((k) => get(task, label, `${kind}@${k}`)?.budgets[maxBudget]);
+        return { label, x: m.ks, y: cells.map((c) => c?.mean ?? NaN), err: cells.map((c) => c?.se ?? NaN) };
+      });
+      out.push(lineChart({ title: `${kind === 'lexical' ? 'Lexical' : 'Linkage'} coverage vs top-k at ${maxBudget} pages`, xLabel: 'k (top-k pages)', yLabel: 'coverage', series }));
+    }
+    out.push('</div>');
+    // Summary table: metric x budget, best strategy per column in bold.
+    const metrics = [...new Set(res.results.filter((r) => r.task === task).map((r) => r.metric))];
+    out.push('<table><tr><th class="l">metric</th><th class="l">strategy</th>' + m.budgets.map((b) => `<th>${b} pages</th>`).join('') + '</tr>');
+    for (const metric of metrics) {
+      const rows = labels.map((l) => get(task, l, metric)).filter((r): r is MetricResult => !!r);
+      const best = m.budgets.map((b) => Math.max(...rows.map((r) => (Number.isFinite(r.budgets[b].mean) ? r.budgets[b].mean : -Infinity))));
+      rows.forEach((r, i) => {
+        out.push(
+          `<tr>${i === 0 ? `<td class="l" rowspan="${rows.length}">${esc(metric)}</td>` : ''}<td class="l">${esc(r.strategy)}</td>` +
+            m.budgets.map((b, j) => `<td${r.budgets[b].mean === best[j] ? ' class="best"' : ''}>${cellText(r.budgets[b].mean, r.budgets[b].se)}</td>`).join('') +
+            '</tr>',
+        );
+      });
+    }
+    out.push('</table>');
+    const comps = res.comparisons.filter((c) => c.task === task);
+    if (comps.length) {
+      out.push('<h3>Paired comparisons over topics</h3><table><tr><th class="l">A vs B</th><th class="l">metric</th><th>budget</th><th>mean A−B</th><th>se</th><th>t</th><th>wins/ties/losses of A</th></tr>');
+      for (const c of comps) {
+        out.push(
+          `<tr><td class="l">${esc(c.a)} vs ${esc(c.b)}</td><td class="l">${esc(c.metric)}</td><td>${c.budget}</td><td>${fmt(c.meanDiff)}</td><td>${fmt(c.se)}</td><td>${fmt(c.t, 2)}</td><td>${c.wins}/${c.ties}/${c.losses}</td></tr>`,
+        );
+      }
+      out.push('</table>');
+    }
+    out.push(`<details><summary>Per topic at ${maxBudget} pages</summary><table><tr><th class="l">metric</th><th class="l">strategy</th>${m.topics.map((t) => `<th>${esc(t)}</th>`).join('')}</tr>`);
+    for (const metric of metrics) {
+      for (const label of labels) {
+        const r = get(task, label, metric);
+        if (!r) continue;
+        out.push(`<tr><td class="l">${esc(metric)}</td><td class="l">${esc(label)}</td>${m.topics.map((t) => `<td>${fmt(r.budgets[maxBudget].perTopic[t] ?? NaN)}</td>`).join('')}</tr>`);
+      }
+    }
+    out.push('</table></details>');
+  }
+  out.push('</body></html>\n');
+  return out.join('\n');
+}

@@ -1,0 +1,354 @@
+/**
+ * Runs the lab's crawls: every (topic, task, strategy, RNG seed) once, to the largest budget, through the engine's
+ * real crawl loop and fetcher over HTTP on the local web. Smaller budgets are read from the page sequence (a crawl's
+ * first k pages do not depend on its budget). Page evaluations are cached per (topic, URL, bytes) across crawls.
+ */
+import { createHash } from 'node:crypto';
+import { createCrawl } from '../lib/crawl';
+import { createFetcher } from '../lib/fetch/fetcher';
+import { localEvaluator } from '../lib/html/evaluate';
+import { strategySpec } from '../lib/strategies/index';
+import type { EvaluationInput, Evaluator, PageEvaluation } from '../lib/types';
+import type { UrlPolicy } from '../lib/url/rules';
+import type { LocalWeb } from './docweb/server';
+import type { CrawledPage } from './metrics';
+import { seedsOf, type LabTopic, type TaskId } from './topics';
+
+/** A strategy as the lab runs it: a label for tables and plots, a registry name and parameters. */
+export interface LabStrategy {
+  label: string;
+  name: string;
+  params: Record<string, number | string | boolean>;
+}
+
+/**
+ * Parses `--strategies`: comma-separated items, each a registered name or alias ('breadth-first', 'bfs16') with
+ * optional parameters `name:key=value,key=value`. An item with '=' and no ':' continues the previous item's
+ * parameters, so `bfs1,shark-search:d=0.5,r=0.8,bfs16` is three strategies. ';' also separates items.
+ * @throws Error for unknown strategies, malformed parameters or duplicate labels.
+ */
+export function parseStrategies(text: string): LabStrategy[] {
+  const out: LabStrategy[] = [];
+  for (const group of text.split(';')) {
+    for (const raw of group.split(',')) {
+      const item = raw.trim();
+      if (!item) continue;
+      const colon = item.indexOf(':');
+      if (colon < 0 && item.includes('=')) {
+        const last = out[out.length - 1];
+        if (!last || !last.label.includes(':')) throw new Error(`strategy parameter "${item}" does not follow a name:key=value item`);
+        addParam(last, item);
+        last.label += `,${item}`;
+        continue;
+      }
+      const name = colon < 0 ? item : item.slice(0, colon);
+      const spec = strategySpec(name);
+      const s: LabStrategy = { label: item, name: spec.name, params: { ...spec.params } };
+      if (colon >= 0) {
+        const rest = item.slice(colon + 1);
+        if (!rest.includes('=')) throw new Error(`strategy "${item}": expected name:key=value`);
+        addParam(s, rest);
+      }
+      out.push(s);
+    }
+  }
+  if (out.length === 0) throw new Error('no strategies given');
+  const labels = new Set<string>();
+  for (const s of out) {
+    if (labels.has(s.label)) throw new Error(`strategy ${s.label} given twice`);
+    labels.add(s.label);
+  }
+  return out;
+}
+
+function addParam(s: LabStrategy, kv: string): void {
+  const eq = kv.indexOf('=');
+  const key = kv.slice(0, eq).trim();
+  const value = kv.slice(eq + 1).trim();
+  if (!key || eq < 0 || value === '') throw new Error(`strategy ${s.label}: malformed parameter "${kv}"`);
+  s.params[key] = value === 'true' ? true : value === 'false' ? false : Number.isFinite(Number(value)) ? Number(value) : value;
+}
+
+/**
+ * An Evaluator that remembers evaluations: the same topic, URL, content type and bytes give the same evaluation, so
+ * the many crawls of one topic evaluate each page once. Each caller gets its own top-level copy.
+ */
+export class CachingEvaluator implements Evaluator {
+  private readonly cache = new Map<string, Promise<PageEvaluation>>();
+  hits = 0;
+  misses = 0;
+  constructor(private readonly inner: Evaluator = localEvaluator) {}
+
+  evaluate(input: EvaluationInput): Promise<PageEvaluation> {
+    return this.lookup(input).evaluation;
+  }
+
+  /** An Evaluator over this cache that counts its own hits and misses (one per crawl; crawls run concurrently). */
+  view(): Evaluator & { hits: number; misses: number } {
+    const counts = {
+      hits: 0,
+      misses: 0,
+      evaluate: (input: EvaluationInput): Promise<PageEvaluation> => {
+        const r = this.lookup(input);
+        if (r.hit) counts.hits++;
+        else counts.misses++;
+        return r.evaluation;
+      },
+    };
+    return counts;
+  }
+
+  private lookup(input: EvaluationInput): { hit: boolean; evaluation: Promise<PageEvaluation> } {
+    const digest = createHash('sha1').update(input.body).digest('base64');
+    const key = JSON.stringify([input.topic.keywords, input.topic.language ?? 'en', input.url, input.contentType ?? '', input.contextWindow ?? null, digest]);
+    let p = this.cache.get(key);
+    const hit = p !== undefined;
+    if (p) this.hits++;
+    else {
+      this.misses++;
+      p = this.inner.evaluate(input);
+      this.cache.set(key, p);
+      p.catch(() => this.cache.delete(key));
+    }
+    return { hit, evaluation: p.then(copyEvaluation) };
+  }
+
+  get size(): number {
+    return this.cache.size;
+  }
+}
+
+/**
+ * A fresh top level, links array and term vector per caller; link objects and strings are shared (strategies only
+ * read them). A full structuredClone per page cost more than fetching the page.
+ */
+function copyEvaluation(ev: PageEvaluation): PageEvaluation {
+  return { ...ev, links: ev.links.slice(), terms: { ...ev.terms }, robots: { ...ev.robots } };
+}
+
+/** One crawl to run. */
+export interface CrawlJob {
+  topic: LabTopic;
+  task: TaskId;
+  strategy: LabStrategy;
+  /** RNG seed of the strategy. */
+  seed: number;
+}
+
+/** What one crawl did. */
+export interface CrawlRecord {
+  topic: string;
+  task: TaskId;
+  strategy: string;
+  seed: number;
+  /** Every evaluated page in order, as corpus ids. */
+  pages: CrawledPage[];
+  /** Failed fetches (404s, non-HTML...), which do not count toward the budget. */
+  errors: number;
+  done: 'budget' | 'exhausted' | 'aborted';
+  elapsedMs: number;
+}
+
+/** A crawl as a worker thread runs it: plain data only. */
+export interface CrawlTask {
+  index: number;
+  topicId: string;
+  topic: { keywords: string; language?: string };
+  seedUrls: string[];
+  strategy: { name: string; params: Record<string, number | string | boolean> };
+  seed: number;
+  maxPages: number;
+  maxBuffer: number;
+  fetchConcurrency: number;
+  maxBytes?: number;
+}
+
+/** What a crawl returns before its URLs are mapped to corpus ids. */
+export interface CrawlOutcome {
+  index: number;
+  urls: string[];
+  isSeed: boolean[];
+  errors: number;
+  done: CrawlRecord['done'];
+  elapsedMs: number;
+  evaluations: number;
+  cacheHits: number;
+}
+
+export interface RunOptions {
+  web: LocalWeb;
+  jobs: CrawlJob[];
+  /** Pages per crawl (the largest budget). */
+  maxPages: number;
+  maxBuffer: number;
+  /** Worker threads running crawls (0: all in this thread). Default 0. */
+  workers?: number;
+  /** Crawls running at once in each thread. Default 4. */
+  parallel?: number;
+  /** Fetches in flight per crawl. Default 8. */
+  fetchConcurrency?: number;
+  /** Fetcher body cap (bytes); default the engine's. */
+  maxBytes?: number;
+  signal?: AbortSignal;
+  log?: (line: string) => void;
+}
+
+/** Counters of a whole run. */
+export interface RunStats {
+  evaluations: number;
+  cacheHits: number;
+}
+
+/** The URL rules of a lab crawl: only the local web (127.0.0.1); everything outside it is unreachable anyway. */
+export const LAB_URL_POLICY: UrlPolicy = { allowPrivate: true, allowedHosts: ['127.0.0.1'] };
+
+/** Runs one crawl to `task.maxPages` and records its page sequence (URLs). */
+export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator, signal?: AbortSignal): Promise<CrawlOutcome> {
+  const fetcher = createFetcher({
+    politenessDelayMs: 0,
+    concurrency: task.fetchConcurrency,
+    respectRobots: false,
+    urlPolicy: LAB_URL_POLICY,
+    ...(task.maxBytes ? { maxBytes: task.maxBytes } : {}),
+  });
+  const started = Date.now();
+  const counted = evaluator.view();
+  const crawl = createCrawl({
+    topic: task.topic,
+    seeds: task.seedUrls,
+    strategy: { name: task.strategy.name, params: task.strategy.params, seed: task.seed },
+    limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
+    fetcher,
+    evaluator: counted,
+    urlPolicy: LAB_URL_POLICY,
+    concurrency: task.fetchConcurrency,
+    signal,
+  });
+  const urls: string[] = [];
+  const isSeed: boolean[] = [];
+  let errors = 0;
+  let done: CrawlRecord['done'] = 'exhausted';
+  try {
+    for await (const ev of crawl.events()) {
+      if (ev.type === 'page') {
+        urls.push(ev.page.url);
+        isSeed.push(ev.page.isSeed);
+      } else if (ev.type === 'done') {
+        done = ev.reason;
+        errors = ev.stats.errors;
+      }
+    }
+  } finally {
+    fetcher.close();
+  }
+  return {
+    index: task.index,
+    urls,
+    isSeed,
+    errors,
+    done,
+    elapsedMs: Date.now() - started,
+    evaluations: counted.misses,
+    cacheHits: counted.hits,
+  };
+}
+
+/**
+ * Per-topic evaluation caches, keeping only the most recently used few: jobs run topic by topic, and one topic's
+ * evaluations of a whole corpus take a few hundred MB.
+ */
+export class EvaluatorCaches {
+  private readonly map = new Map<string, CachingEvaluator>();
+  constructor(private readonly keep = 2) {}
+  get(topicId: string): CachingEvaluator {
+    let ev = this.map.get(topicId);
+    if (ev) this.map.delete(topicId);
+    else ev = new CachingEvaluator();
+    this.map.set(topicId, ev);
+    while (this.map.size > this.keep) this.map.delete(this.map.keys().next().value!);
+    return ev;
+  }
+}
+
+/**
+ * Runs every job and returns records in job order. With `workers` > 0 the crawls run in worker threads (the
+ * server stays in this thread); a worker is preferably given jobs of a topic it has already evaluated pages for.
+ */
+export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRecord[]; stats: RunStats }> {
+  const log = options.log ?? (() => {});
+  const { web } = options;
+  const tasks: CrawlTask[] = options.jobs.map((job, index) => ({
+    index,
+    topicId: job.topic.id,
+    topic: { keywords: job.topic.keywords, ...(job.topic.language ? { language: job.topic.language } : {}) },
+    seedUrls: seedsOf(job.topic, job.task).map((id) => web.urlFor(id)),
+    strategy: { name: job.strategy.name, params: job.strategy.params },
+    seed: job.seed,
+    maxPages: options.maxPages,
+    maxBuffer: options.maxBuffer,
+    fetchConcurrency: options.fetchConcurrency ?? 8,
+    maxBytes: options.maxBytes,
+  }));
+  const records = new Array<CrawlRecord>(tasks.length);
+  const stats: RunStats = { evaluations: 0, cacheHits: 0 };
+  const started = Date.now();
+  let finished = 0;
+  const onOutcome = (o: CrawlOutcome) => {
+    const job = options.jobs[o.index];
+    records[o.index] = {
+      topic: job.topic.id,
+      task: job.task,
+      strategy: job.strategy.label,
+      seed: job.seed,
+      pages: o.urls.map((url, i) => ({ id: web.idFor(url), isSeed: o.isSeed[i] })),
+      errors: o.errors,
+      done: o.done,
+      elapsedMs: o.elapsedMs,
+    };
+    stats.evaluations += o.evaluations;
+    stats.cacheHits += o.cacheHits;
+    finished++;
+    const elapsed = (Date.now() - started) / 1000;
+    const eta = (elapsed / finished) * (tasks.length - finished);
+    log(
+      `[${finished}/${tasks.length}] ${job.topic.id} task${job.task} ${job.strategy.label} seed${job.seed}: ` +
+        `${o.urls.length} pages, ${o.errors} errors, ${o.done}, ${(o.elapsedMs / 1000).toFixed(1)} s ` +
+        `(elapsed ${elapsed.toFixed(0)} s, eta ${eta.toFixed(0)} s)`,
+    );
+  };
+  const queue = new JobQueue(tasks);
+  const parallel = Math.max(1, options.parallel ?? 4);
+  const workers = Math.max(0, options.workers ?? 0);
+  if (workers === 0) {
+    const caches = new EvaluatorCaches();
+    const lane = async () => {
+      for (let t = queue.take(new Set()); t; t = queue.take(new Set())) {
+        if (options.signal?.aborted) return;
+        onOutcome(await runCrawlTask(t, caches.get(t.topicId), options.signal));
+      }
+    };
+    await Promise.all(Array.from({ length: parallel }, lane));
+  } else {
+    const { runInWorkers } = await import('./workers');
+    await runInWorkers(queue, workers, parallel, onOutcome, options.signal);
+  }
+  if (options.signal?.aborted) throw new Error('lab run aborted');
+  return { records, stats };
+}
+
+/** Jobs waiting to run; `take` prefers a topic the caller already has cached, then the topic with most jobs left. */
+export class JobQueue {
+  private readonly pending: CrawlTask[];
+  constructor(tasks: CrawlTask[]) {
+    this.pending = [...tasks];
+  }
+  get size(): number {
+    return this.pending.length;
+  }
+  take(preferTopics: Set<string>): CrawlTask | undefined {
+    if (this.pending.length === 0) return undefined;
+    let i = this.pending.findIndex((t) => preferTopics.has(t.topicId));
+    if (i < 0) i = 0;
+    return this.pending.splice(i, 1)[0];
+  }
+}

@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bm25Scores,
+  documentFrequencies,
+  idfWeights,
+  mean,
+  meanOverCrawl,
+  pageRank,
+  pairedComparison,
+  rankBy,
+  setRecall,
+  sparseCosine,
+  standardError,
+  tfidf,
+  topK,
+  type CrawledPage,
+  type RankDoc,
+} from '../../lab/metrics';
+import type { TermVector } from '../../lib/types';
+import { staticRankings } from '../../lab/analysis';
+import type { CorpusIndex } from '../../lab/corpus';
+import { globToRegExp } from '../../lab/sites';
+
+describe('statistics', () => {
+  it('mean and standard error (sample sd / sqrt n)', () => {
+    expect(mean([1, 2, 3, 4])).toBe(2.5);
+    // sd = sqrt(5/3) = 1.290994; se = sd / 2
+    expect(standardError([1, 2, 3, 4])).toBeCloseTo(0.645497, 6);
+    expect(Number.isNaN(standardError([3]))).toBe(true);
+    expect(Number.isNaN(mean([]))).toBe(true);
+  });
+
+  it('paired comparison: mean difference, its standard error, wins/ties/losses', () => {
+    const pc = pairedComparison([0.5, 0.6, 0.7, 0.4], [0.4, 0.6, 0.5, 0.5]);
+    expect(pc.meanDiff).toBeCloseTo(0.05, 12);
+    expect(pc.se).toBeCloseTo(0.0645497, 6);
+    expect(pc.t).toBeCloseTo(0.05 / 0.0645497, 4);
+    expect([pc.wins, pc.ties, pc.losses, pc.n]).toEqual([2, 1, 1, 4]);
+    expect(() => pairedComparison([1], [1, 2])).toThrow(RangeError);
+  });
+});
+
+describe('BM25', () => {
+  // d1 = "a a b" (3 tokens), d2 = "a" (1), d3 = "c c c" (3); N = 3, avgdl = 7/3, df(a) = 2.
+  const docs: RankDoc[] = [
+    { id: 'd1', tf: { a: 2, b: 1 }, length: 3 },
+    { id: 'd2', tf: { a: 1 }, length: 1 },
+    { id: 'd3', tf: { c: 3 }, length: 3 },
+  ];
+  it('matches hand-computed scores (k1 1.2, b 0.75, idf ln(1 + (N - n + .5)/(n + .5)))', () => {
+    const s = bm25Scores(docs, ['a']);
+    // idf = ln 1.6 = 0.470004; d1: 0.470004 * 4.4 / (2 + 1.457143); d2: 0.470004 * 2.2 / (1 + 0.685714)
+    expect(s[0]).toBeCloseTo(0.598187, 5);
+    expect(s[1]).toBeCloseTo(0.613394, 5);
+    expect(s[2]).toBe(0);
+    expect(rankBy(docs.map((d) => d.id), s)).toEqual(['d2', 'd1', 'd3']);
+  });
+  it('counts repeated query terms and ranks the rarer term higher', () => {
+    const once = bm25Scores(docs, ['a', 'c']);
+    const twice = bm25Scores(docs, ['a', 'a', 'c']);
+    expect(twice[0]).toBeCloseTo(2 * once[0], 10);
+    // c occurs in one document only, so d3 (c x3) beats both a-documents.
+    expect(rankBy(docs.map((d) => d.id), once)[0]).toBe('d3');
+  });
+});
+
+describe('PageRank', () => {
+  it('matches the closed-form solution on a 3-page graph (d = 0.85)', () => {
+    // A -> B, A -> C, B -> C, C -> A
+    const pr = pageRank([[1, 2], [2], [0]]);
+    expect(pr[0]).toBeCloseTo(0.38779, 4);
+    expect(pr[1]).toBeCloseTo(0.214811, 4);
+    expect(pr[2]).toBeCloseTo(0.3974, 4);
+    expect(pr.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 9);
+  });
+  it('spreads the rank of dangling pages uniformly', () => {
+    // A -> B, B has no outlinks: A = 0.350877, B = 0.649123
+    const pr = pageRank([[1], []]);
+    expect(pr[0]).toBeCloseTo(0.350877, 5);
+    expect(pr[1]).toBeCloseTo(0.649123, 5);
+  });
+  it('breaks ties in rankings', () => {
+    expect(rankBy(['x', 'y', 'z'], [2, 2, 1], [0.1, 0.5, 0.9])).toEqual(['y', 'x', 'z']);
+  });
+});
+
+describe('crawl measures', () => {
+  const pages: CrawledPage[] = [
+    { id: 's1', isSeed: true },
+    { id: 't1', isSeed: false },
+    { id: 'x', isSeed: false },
+    { id: 't2', isSeed: false },
+    { id: 't1', isSeed: false },
+    { id: undefined, isSeed: false },
+  ];
+  it('target recall excludes seeds from both sides and counts a page once', () => {
+    const targets = ['s1', 't1', 't2', 't3'];
+    expect(setRecall(pages, 1, targets, ['s1'])).toBe(0);
+    expect(setRecall(pages, 2, targets, ['s1'])).toBeCloseTo(1 / 3, 12);
+    expect(setRecall(pages, 4, targets, ['s1'])).toBeCloseTo(2 / 3, 12);
+    expect(setRecall(pages, 100, targets, ['s1'])).toBeCloseTo(2 / 3, 12);
+    expect(Number.isNaN(setRecall(pages, 5, ['s1'], ['s1']))).toBe(true);
+  });
+  it('harvest averages over non-seed pages only (pages outside the corpus count 0)', () => {
+    const value = (id: string) => ({ s1: 1, t1: 0.5, x: 0.1, t2: 0.3 })[id] ?? 0;
+    expect(meanOverCrawl(pages, 3, value)).toBeCloseTo((0.5 + 0.1) / 2, 12);
+    expect(meanOverCrawl(pages, 6, value)).toBeCloseTo((0.5 + 0.1 + 0.3 + 0.5 + 0) / 5, 12);
+  });
+  it('topK skips excluded pages', () => {
+    expect(topK(['a', 'b', 'c', 'd', 'e'], 3, new Set(['b', 'd']))).toEqual(['a', 'c', 'e']);
+  });
+  it('TF-IDF cosine with corpus IDF', () => {
+    const df = documentFrequencies([{ tf: { a: 1 } }, { tf: { a: 1, b: 1 } }, { tf: { c: 1 } }, { tf: { b: 1, c: 1 } }]);
+    const idf = idfWeights(df, 4); // every term: ln 2
+    const v1 = tfidf({ a: 1, b: 1 }, idf);
+    const v2 = tfidf({ a: 1, zzz: 5 }, idf); // unknown terms dropped
+    expect([...v2.keys()]).toEqual(['a']);
+    expect(sparseCosine(v1, v2)).toBeCloseTo(1 / Math.SQRT2, 12);
+    expect(sparseCosine(v1, v1)).toBeCloseTo(1, 12);
+    expect(sparseCosine(v1, new Map())).toBe(0);
+  });
+});
+
+describe('static rankings', () => {
+  it('ranks by BM25 against the description and by distinct keywords with PageRank ties', () => {
+    const ids = ['s/one.html', 's/two.html', 's/three.html', 's/four.html'];
+    const tf: TermVector[] = [{ solar: 3, panel: 1 }, { solar: 1 }, { panel: 1, solar: 1 }, { wind: 4 }];
+    const df = documentFrequencies(tf.map((t) => ({ tf: t })));
+    const corpus = {
+      ids,
+      tf,
+      length: [4, 1, 2, 4],
+      pagerank: [0.1, 0.2, 0.3, 0.4],
+      df,
+      idf: idfWeights(df, 4),
+      position: new Map(ids.map((id, i) => [id, i])),
+    } as unknown as CorpusIndex;
+    const r = staticRankings({ id: 't', keywords: 'solar panels', description: 'solar', targets: [], examples: [], neighbors: [] }, corpus);
+    expect(r.keywords).toEqual(['solar', 'panel']);
+    // both keywords: one (pr .1) and three (pr .3) -> three first; then two; four has none and is left out
+    expect(r.linkage).toEqual(['s/three.html', 's/one.html', 's/two.html']);
+    expect(r.lexical).not.toContain('s/four.html');
+    expect(r.lexical.length).toBe(3);
+  });
+});
+
+describe('hub globs', () => {
+  it('* stays inside a segment, ** crosses them', () => {
+    expect(globToRegExp('genindex*.html').test('genindex-A.html')).toBe(true);
+    expect(globToRegExp('*/index.html').test('library/index.html')).toBe(true);
+    expect(globToRegExp('*/index.html').test('a/b/index.html')).toBe(false);
+    expect(globToRegExp('releases/**').test('releases/1.2/x.html')).toBe(true);
+    expect(globToRegExp('release*.html').test('release-15-1.html')).toBe(true);
+    expect(globToRegExp('index.html').test('xindex.html')).toBe(false);
+  });
+});

@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadTopics, seedsOf, validateTopics } from '../../lab/topics';
+import { parseStrategies } from '../../lab/run';
+import { parseArgs } from '../../lab/cli';
+
+const good = {
+  format: 'docweb-topics/1',
+  topics: [
+    {
+      id: 'solar',
+      keywords: 'solar panels',
+      description: 'Solar panels turn sunlight into electricity.',
+      targets: ['s/a.html', 's/b.html', 's/c.html'],
+      examples: ['s/a.html'],
+      neighbors: ['s/x.html'],
+    },
+  ],
+};
+
+describe('topics', () => {
+  it('accepts a valid file and picks seeds by task', () => {
+    const t = validateTopics(good).topics[0];
+    expect(seedsOf(t, 1)).toEqual(['s/a.html']);
+    expect(seedsOf(t, 2)).toEqual(['s/x.html']);
+  });
+
+  it('reports every problem with the topic and field', () => {
+    const bad = {
+      format: 'docweb-topics/2',
+      topics: [
+        { id: 'solar', keywords: '', description: 'd', targets: ['s/a.html', 'nope'], examples: ['s/z.html'], neighbors: ['s/a.html'] },
+        { id: 'solar', keywords: 'k', description: 'd', targets: ['s/a.html'], examples: ['s/a.html'], neighbors: [] },
+        'junk',
+      ],
+    };
+    let message = '';
+    try {
+      validateTopics(bad, 'bad.json');
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/^bad\.json: \d+ problems/);
+    expect(message).toContain('format must be "docweb-topics/1"');
+    expect(message).toContain('topic #1 (solar): "keywords" must be a non-empty string');
+    expect(message).toContain('"targets" has "nope", not a SITE/PATH page id');
+    expect(message).toContain('examples must be targets; not targets: s/z.html');
+    expect(message).toContain('neighbors must not be targets: s/a.html');
+    expect(message).toContain('topic #2 (solar): duplicate id');
+    expect(message).toContain('examples cover every target');
+    expect(message).toContain('topic #2 (solar): "neighbors" must be a non-empty array');
+    expect(message).toContain('topic #3: not an object');
+  });
+
+  it('checks pages against the corpus and reports unreadable files', () => {
+    expect(() => validateTopics(good, 't', (id) => id !== 's/b.html')).toThrow(/names s\/b\.html, which is not a page of the corpus/);
+    const dir = mkdtempSync(join(tmpdir(), 'lab-topics-'));
+    try {
+      writeFileSync(join(dir, 'broken.json'), '{"format": ');
+      expect(() => loadTopics(join(dir, 'broken.json'))).toThrow(/invalid JSON/);
+      expect(() => loadTopics(join(dir, 'missing.json'))).toThrow(/cannot read topics file/);
+      expect(() => validateTopics([])).toThrow(/not a JSON object/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('command line', () => {
+  it('parses strategy lists with parameters', () => {
+    const s = parseStrategies('bfs1,bfs16, breadth-first,best-n-first:n=4');
+    expect(s.map((x) => x.label)).toEqual(['bfs1', 'bfs16', 'breadth-first', 'best-n-first:n=4']);
+    expect(s[1]).toMatchObject({ name: 'best-n-first', params: { n: 16 } });
+    expect(s[3].params).toEqual({ n: 4 });
+    expect(() => parseStrategies('bfs1,nosuch')).toThrow(/unknown strategy/);
+    expect(() => parseStrategies('bfs1,bfs1')).toThrow(/given twice/);
+    expect(() => parseStrategies('n=3')).toThrow(/does not follow/);
+  });
+
+  it('parses arguments', () => {
+    const a = parseArgs(['run', '--topics', 't.json', '--compare', 'a,b', '--compare=c,d', '--force']);
+    expect(a._).toEqual(['run']);
+    expect(a.topics).toBe('t.json');
+    expect(a.compare).toEqual(['a,b', 'c,d']);
+    expect(a.force).toBe(true);
+  });
+});
