@@ -44,6 +44,7 @@ class NaivePriority {
     if (this.items.length === this.capacity) {
       const w = this.worst();
       if (e.score <= this.items[w].score) return 'rejected';
+      this.seen.delete(this.items[w].url);
       this.items.splice(w, 1);
       result = 'evicted-other';
     }
@@ -364,21 +365,22 @@ describe('PriorityFrontier rules', () => {
     expect(f.entries().map((x) => x.url)).toEqual(['a', 'd', 'f']);
   });
 
-  it('lets a URL enter at most once: popped, evicted and removed URLs are remembered', () => {
+  it('hands a URL out at most once: popped and removed URLs are remembered, evicted ones may come back', () => {
     const f = new PriorityFrontier(2);
     f.add(e('a', 0.9));
     f.add(e('b', 0.1));
     f.add(e('c', 0.5)); // evicts b
     expect(f.has('b')).toBe(false);
-    expect(f.hasSeen('b')).toBe(true);
-    expect(f.add(e('b', 1))).toBe('kept');
+    expect(f.hasSeen('b')).toBe(false);
     expect(f.popMax()!.url).toBe('a');
     expect(f.add(e('a', 1))).toBe('kept');
+    expect(f.add(e('b', 0.2))).toBe('added'); // evicted for room, sighted again: back in
     expect(f.remove('c')).toBe(true);
     expect(f.add(e('c', 1))).toBe('kept');
-    expect(f.size).toBe(0);
+    expect(f.size).toBe(1);
     const saved = PriorityFrontier.fromJSON(JSON.parse(JSON.stringify(f.toJSON())));
-    for (const url of ['a', 'b', 'c']) expect(saved.add(e(url, 1))).toBe('kept');
+    for (const url of ['a', 'c']) expect(saved.add(e(url, 1))).toBe('kept');
+    expect(saved.add(e('b', 0.9))).toBe('raised');
   });
 
   it('setScore moves entries both ways', () => {
