@@ -19,7 +19,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 180_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
+          // Browsers are heavy on 2 cores: one test file at a time.
+          poolOptions: { forks: { singleFork: true } },
         },
       },
     ],

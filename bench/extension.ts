@@ -1,0 +1,209 @@
+/**
+ * The extension against the command line, side by side: the same crawl of the same generated web (same topic,
+ * seeds, strategy, budget, frontier size, concurrency 6, robots on, politeness off), once inside Chromium with the
+ * built extension (service worker + offscreen Worker evaluator + IndexedDB), once in Node with lib/crawl and
+ * createFetcher. Runs alternate (extension, CLI, extension, ...) so machine load hits both alike; medians of 3.
+ *
+ * Also measures the popup while results stream in: its longest main-thread task (PerformanceObserver 'longtask',
+ * which reports tasks over 50 ms; 0 means none was that long).
+ *
+ *   npx tsx bench/extension.ts            (builds the extension with FORAGER_E2E=1 into .output/e2e first)
+ */
+import path from 'node:path';
+import type { Page } from 'puppeteer';
+import { createCrawl } from '../lib/crawl';
+import { createFetcher } from '../lib/fetch/fetcher';
+import type { CrawlRecord } from '../lib/store/types';
+import { seedsFor, topicQuery } from '../test/web/generate';
+import { startTestWeb } from '../test/web/server';
+import {
+  buildExtension,
+  launchChromium,
+  openExtensionPage,
+  ROOT,
+  startDemoSerp,
+  startFromForm,
+  tabIdOf,
+  tid,
+  waitForStatus,
+  type ChromiumSession,
+} from '../test/e2e/helpers';
+
+export interface ExtensionBenchOptions {
+  /** Pages per crawl. Default 300. */
+  maxPages?: number;
+  /** Runs per side. Default 3. */
+  runs?: number;
+  /** Build the extension first (into .output/e2e). Default true. */
+  build?: boolean;
+}
+
+/** The web every run crawls (the same as bench/crawl.ts). */
+const WEB = { seed: 2, pagesPerTopic: 200 } as const;
+/** What the extension uses (entrypoints/background.ts): the CLI side copies it. */
+const CONCURRENCY = 6;
+const FETCH_TIMEOUT_MS = 10_000;
+const MAX_BUFFER = 256;
+const STRATEGY = { name: 'best-n-first', params: { n: 16 }, seed: 1 };
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+interface SideResult {
+  pages: number;
+  /** Summed over pages (they overlap), divided by pages: where the time goes. */
+  evaluateMsPerPage: number;
+  fetchMsPerPage: number;
+  /** The crawl's own elapsed time (both sides count it the same way: lib/crawl's stats). */
+  elapsedMs: number;
+  pagesPerSecond: number;
+}
+
+interface ExtensionRun extends SideResult {
+  /** Click on Crawl to "done" shown in the popup. */
+  wallMs: number;
+  longestTaskMs: number;
+  longTasks: number;
+}
+
+/** One crawl in Node: lib/crawl + createFetcher, settings as the extension's. */
+async function cliRun(maxPages: number): Promise<SideResult> {
+  const web = await startTestWeb(WEB);
+  try {
+    const topic = web.web.topics[0].id;
+    const policy = { allowPrivate: 'loopback' as const };
+    const run = createCrawl({
+      topic: topicQuery(web.web, topic),
+      seeds: seedsFor(web.web, topic, 3).map((p) => web.urlOf(p)),
+      strategy: STRATEGY,
+      limits: { maxPages, maxBuffer: MAX_BUFFER },
+      fetcher: createFetcher({ politenessDelayMs: 0, concurrency: CONCURRENCY, timeoutMs: FETCH_TIMEOUT_MS, respectRobots: true, urlPolicy: policy }),
+      urlPolicy: policy,
+      concurrency: CONCURRENCY,
+    });
+    let pages = 0;
+    for await (const e of run.events()) if (e.type === 'page') pages++;
+    const stats = run.stats();
+    const elapsedMs = stats.elapsedMs;
+    return {
+      pages,
+      elapsedMs,
+      pagesPerSecond: pages / (elapsedMs / 1000),
+      evaluateMsPerPage: (stats.timings?.evaluateMs ?? NaN) / pages,
+      fetchMsPerPage: (stats.timings?.fetchMs ?? NaN) / pages,
+    };
+  } finally {
+    await web.close();
+  }
+}
+
+/** Records the popup's long tasks from its first line of script on. */
+function observeLongTasks(): void {
+  const w = window as unknown as { __longtasks: { start: number; duration: number }[] };
+  w.__longtasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // no longtask support: nothing recorded
+  }
+}
+
+/** One crawl in the extension, started from the popup on a results page whose results are the CLI's seeds. */
+async function extensionRun(chromium: ChromiumSession, maxPages: number): Promise<ExtensionRun> {
+  const web = await startTestWeb(WEB);
+  const serp = await startDemoSerp(web, { topicId: web.web.topics[0].id, results: 3 });
+  let popup: Page | undefined;
+  const tab = await chromium.browser.newPage();
+  try {
+    const worker = await chromium.worker();
+    await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
+    const tabId = await tabIdOf(worker, serp.url);
+    popup = await chromium.browser.newPage();
+    await popup.setViewport({ width: 460, height: 640 });
+    await popup.evaluateOnNewDocument(observeLongTasks);
+    await popup.goto(`chrome-extension://${chromium.extensionId}/popup.html?tab=${tabId}`, { waitUntil: 'domcontentloaded' });
+    await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    await popup.$eval(tid('param-n'), (e) => (e as HTMLInputElement).value).then((n) => {
+      if (Number(n) !== STRATEGY.params.n) throw new Error(`the popup's N is ${n}, the CLI's ${STRATEGY.params.n}`);
+    });
+    const startedAt = await popup.evaluate(() => performance.now());
+    const t0 = Date.now();
+    const id = await startFromForm(popup, { maxPages, politenessDelayMs: 0 });
+    const status = await waitForStatus(popup, ['done', 'stopped', 'error'], 600_000);
+    const wallMs = Date.now() - t0;
+    if (status !== 'done') throw new Error(`extension crawl ended ${status}`);
+    const record = (await worker.evaluate(async (crawlId) => {
+      const f = (globalThis as unknown as { forager: { store: { getCrawl(id: string): Promise<unknown> } } }).forager;
+      return f.store.getCrawl(crawlId);
+    }, id)) as CrawlRecord;
+    if (record.settings.maxBuffer !== MAX_BUFFER || record.settings.strategy !== STRATEGY.name) {
+      throw new Error('the extension crawl did not use the CLI settings');
+    }
+    const tasks = (await popup.evaluate(() => (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks)).filter(
+      (t) => t.start >= startedAt,
+    );
+    const pages = record.stats.pagesEvaluated;
+    return {
+      pages,
+      elapsedMs: record.stats.elapsedMs,
+      pagesPerSecond: pages / (record.stats.elapsedMs / 1000),
+      evaluateMsPerPage: (record.stats.timings?.evaluateMs ?? NaN) / pages,
+      fetchMsPerPage: (record.stats.timings?.fetchMs ?? NaN) / pages,
+      wallMs,
+      longestTaskMs: tasks.reduce((m, t) => Math.max(m, t.duration), 0),
+      longTasks: tasks.length,
+    };
+  } finally {
+    await popup?.close().catch(() => {});
+    await tab.close().catch(() => {});
+    await serp.close();
+    await web.close();
+  }
+}
+
+/**
+ * Pages per second of the extension (in Chromium) and of the command line on the same crawl, medians of `runs`,
+ * their ratio (target >= 0.5), and the popup's longest main-thread task while results stream (target <= 50 ms).
+ */
+export async function benchExtension(options: ExtensionBenchOptions = {}): Promise<Record<string, number>> {
+  const maxPages = options.maxPages ?? 300;
+  const runs = options.runs ?? 3;
+  const outDir = path.join(ROOT, '.output/e2e');
+  const dir = options.build === false ? path.join(outDir, 'chrome-mv3') : await buildExtension({ browser: 'chrome', e2e: true, outDir });
+  const chromium = await launchChromium(dir);
+  const ext: ExtensionRun[] = [];
+  const cli: SideResult[] = [];
+  try {
+    // One warm-up crawl each (browser caches, JIT, the offscreen document), not counted.
+    await extensionRun(chromium, 30);
+    await cliRun(30);
+    for (let i = 0; i < runs; i++) {
+      ext.push(await extensionRun(chromium, maxPages));
+      cli.push(await cliRun(maxPages));
+    }
+  } finally {
+    await chromium.close();
+  }
+  const extPps = median(ext.map((r) => r.pagesPerSecond));
+  const cliPps = median(cli.map((r) => r.pagesPerSecond));
+  return {
+    'pages per crawl': maxPages,
+    'extension pages/s (median)': extPps,
+    'command line pages/s (median)': cliPps,
+    'extension / command line (target >= 0.5)': extPps / cliPps,
+    'extension evaluate ms/page, overlapping (median)': median(ext.map((r) => r.evaluateMsPerPage)),
+    'command line evaluate ms/page, overlapping (median)': median(cli.map((r) => r.evaluateMsPerPage)),
+    'extension fetch ms/page, overlapping (median)': median(ext.map((r) => r.fetchMsPerPage)),
+    'command line fetch ms/page, overlapping (median)': median(cli.map((r) => r.fetchMsPerPage)),
+    'extension pages/s, click to done shown (median)': median(ext.map((r) => r.pages / (r.wallMs / 1000))),
+    'popup longest task while streaming, ms (max over runs; 0 = none over 50 ms)': Math.max(...ext.map((r) => r.longestTaskMs)),
+    'popup long tasks (> 50 ms) while streaming (median)': median(ext.map((r) => r.longTasks)),
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const figures = await benchExtension({ build: !process.argv.includes('--no-build') });
+  for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(76)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
+  process.exit(0);
+}

@@ -1,0 +1,146 @@
+/**
+ * `npm start`: Forager on a results page, with nothing but this machine.
+ *
+ * Builds the extension, serves the generated test web (127.0.0.1) and a results page made from a real Bing page whose
+ * results point into it (http://localhost:P/search?q=...), and opens Chromium with Forager loaded on that page.
+ *
+ * - With a display ($DISPLAY or $WAYLAND_DISPLAY): a normal build, a visible browser; you click the Forager icon,
+ *   then Crawl (and allow site access when asked). Ctrl+C (or closing the browser) ends the demo.
+ * - Without one (or with --headless): a build that holds site access from the start (FORAGER_E2E=1: a headless browser
+ *   cannot answer the permission prompt), the popup opened as a page for the results tab, a crawl of --pages pages
+ *   (default 100) with no politeness delay (the web is local), the ranked results printed, a screenshot of the popup
+ *   saved (default ./forager-demo.png), exit 0.
+ *
+ *   npm start [-- --headless] [-- --pages 100] [-- --screenshot out.png] [-- --no-build]
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Page } from 'puppeteer';
+import { startTestWeb } from '../test/web/server';
+import {
+  buildExtension,
+  launchChromium,
+  openExtensionPage,
+  ROOT,
+  startDemoSerp,
+  startFromForm,
+  tabIdOf,
+  tid,
+  waitForStatus,
+  type ChromiumSession,
+} from '../test/e2e/helpers';
+import type { PageResult } from '../lib/types';
+
+const { values: args } = parseArgs({
+  options: {
+    headless: { type: 'boolean', default: false },
+    pages: { type: 'string', default: '100' },
+    screenshot: { type: 'string', default: 'forager-demo.png' },
+    'no-build': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+  strict: true,
+});
+
+if (args.help) {
+  console.log('npm start [-- --headless] [-- --pages N] [-- --screenshot file.png] [-- --no-build]');
+  process.exit(0);
+}
+
+const budget = Math.max(1, Math.min(10_000, Math.round(Number(args.pages)) || 100));
+const headless = args.headless || !(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
+const log = (...parts: unknown[]) => console.error(...parts);
+// `npm start | head` closes stdout early: that must not crash the demo before it cleans up its browser and servers.
+process.stdout.on('error', () => {});
+
+async function main(): Promise<void> {
+  // Headless needs site access granted at install (no one can click the permission prompt); a person gets the real prompt.
+  const outDir = headless ? path.join(ROOT, '.output/e2e') : path.join(ROOT, '.output');
+  let dir = path.join(outDir, 'chrome-mv3');
+  if (!args['no-build'] || !existsSync(path.join(dir, 'manifest.json'))) {
+    log(`Building the extension${headless ? ' (site access granted up front, for headless use)' : ''}…`);
+    dir = await buildExtension({ browser: 'chrome', e2e: headless, outDir });
+  }
+
+  const web = await startTestWeb({ seed: 1 });
+  const serp = await startDemoSerp(web);
+  let chromium: ChromiumSession | undefined;
+  const cleanup = async () => {
+    await chromium?.close();
+    await serp.close();
+    await web.close();
+  };
+  process.once('SIGINT', () => void cleanup().then(() => process.exit(130)));
+
+  try {
+    log(`Test web: ${Object.keys(web.origins).length} sites on 127.0.0.1; results page: ${serp.url}`);
+    chromium = await launchChromium(dir, { headless, args: headless ? [] : ['--window-size=1280,900'] });
+    const worker = await chromium.worker();
+    const [first] = await chromium.browser.pages();
+    const tab = first ?? (await chromium.browser.newPage());
+    await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
+
+    if (!headless) {
+      console.log(
+        [
+          '',
+          'Forager is loaded in the Chromium window, on a search results page for',
+          `  "${serp.query}"`,
+          'whose results point into a generated web served from this machine.',
+          '',
+          '  1. Click the puzzle-piece icon in the toolbar, then Forager (pin it for next time).',
+          '  2. The popup shows the query as the topic and the results as start pages.',
+          '     Open "Advanced" and set the politeness delay to 0 (the web is local), then click Crawl.',
+          '  3. Allow access to all sites when Chromium asks: Forager fetches the pages it crawls.',
+          '  4. Watch fresh pages arrive, best first; "Show all" opens the results page with the exports.',
+          '',
+          'Close the browser or press Ctrl+C to end the demo.',
+        ].join('\n'),
+      );
+      await new Promise<void>((resolve) => chromium!.browser.once('disconnected', () => resolve()));
+      return;
+    }
+
+    const tabId = await tabIdOf(worker, serp.url);
+    const popup: Page = await openExtensionPage(chromium.browser, chromium.extensionId, `popup.html?tab=${tabId}`, { width: 460, height: 640 });
+    await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    log(`Popup: topic "${await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)}", ${await popup.$eval(tid('seed-count'), (e) => e.textContent)}`);
+    log(`Crawling ${budget} pages…`);
+    const t0 = Date.now();
+    const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
+    const status = await waitForStatus(popup, ['done', 'stopped', 'error'], 600_000);
+    const seconds = (Date.now() - t0) / 1000;
+    const pages = (await worker.evaluate(async (crawlId) => {
+      const f = (globalThis as unknown as { forager: { store: { getPages(id: string): Promise<unknown[]> } } }).forager;
+      return f.store.getPages(crawlId);
+    }, id)) as PageResult[];
+    const ranked = pages.filter((p) => !p.noindex).sort((a, b) => b.score - a.score);
+
+    console.log(
+      `\nForager: "${serp.query}": crawl ${status} in ${seconds.toFixed(1)} s, ${pages.length} pages evaluated, ` +
+        `${ranked.length} listed (${ranked.filter((p) => !p.isSeed).length} fresh; ${pages.length - ranked.length} noindex left out)\n`,
+    );
+    console.log(`${'#'.padStart(3)}  ${'score'.padEnd(5)}  ${'fresh'.padEnd(5)}  title  <url>`);
+    ranked.forEach((p, i) => {
+      console.log(`${String(i + 1).padStart(3)}  ${p.score.toFixed(3)}  ${(p.isSeed ? '' : 'fresh').padEnd(5)}  ${p.title || '(untitled)'}  <${p.url}>`);
+    });
+
+    // The popup as a user sees it: scroll the list back to the top first.
+    await popup.evaluate(() => document.querySelector('.list-box')?.scrollTo(0, 0));
+    const shot = path.resolve(args.screenshot);
+    await popup.screenshot({ path: shot as `${string}.png` });
+    console.log(`\nScreenshot of the popup: ${shot}`);
+    if (status !== 'done') throw new Error(`the crawl ended ${status}`);
+  } finally {
+    await cleanup();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error('demo failed:', error instanceof Error ? error.message : error);
+    process.exit(1);
+  },
+);
