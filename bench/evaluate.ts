@@ -1,12 +1,14 @@
 /**
  * Page-evaluation cost against the bare parse.
  *
- * For real HTML pages cut to 100 KB (the saved search-result pages in shared/serp, plus any large HTML manual under
- * /usr/share/doc), it times evaluatePage (decode, parse, visible text, tokenize + stem, score, snippet, link
- * extraction and canonicalization) and, side by side, decoding the same bytes and running htmlparser2's Parser with
- * no-op callbacks. Medians over many interleaved repetitions; the target is evaluation < 2x the bare parse.
+ * For real HTML pages cut to 100 KB, in groups (the saved search-result pages in shared/serp; large HTML manuals
+ * under /usr/share/doc; real documentation sites under .cache/docweb/sites, when the lab has downloaded them), it
+ * times evaluatePage (decode, parse, visible text, tokenize + stem, score, snippet, link extraction and
+ * canonicalization) and, side by side, decoding the same bytes and running htmlparser2's Parser with no-op callbacks.
+ * Medians over many interleaved repetitions, and ratios of minimums (see below); the target is evaluation < 2x the
+ * bare parse.
  *
- * Run: npx tsx bench/evaluate.ts
+ * Run: npx tsx bench/evaluate.ts        (REPS=n for more repetitions)
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -17,12 +19,16 @@ import { evaluatePage } from '../lib/html/evaluate';
 import type { Topic } from '../lib/types';
 
 const PAGE_BYTES = 100 * 1024;
-const REPS = 40;
+const REPS = Math.max(5, Number(process.env.REPS) || 40);
 const WARMUP = 5;
 const MAX_DOC_PAGES = 8;
+/** Pages taken per documentation site under .cache/docweb/sites. */
+const MAX_DOCWEB_PAGES = 4;
 
 interface BenchPage {
   name: string;
+  /** 'serp', 'usr-share-doc' or 'docweb/<site>'. */
+  group: string;
   body: Uint8Array;
   topic: Topic;
 }
@@ -31,6 +37,48 @@ function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
   const mid = s.length >> 1;
   return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
+}
+
+/** Up to `max` HTML files over 60 KB under `root` (sorted walk, bounded). */
+function largeHtmlFiles(root: string, max: number): string[] {
+  const found: string[] = [];
+  if (!existsSync(root)) return found;
+  const stack = [root];
+  let visited = 0;
+  while (stack.length && found.length < 200 && visited < 20_000) {
+    const dir = stack.pop()!;
+    let entries: string[];
+    try {
+      entries = readdirSync(dir).sort();
+    } catch {
+      continue;
+    }
+    for (const e of entries) {
+      visited++;
+      const p = join(dir, e);
+      let st;
+      try {
+        st = statSync(p);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) stack.push(p);
+      else if (e.endsWith('.html') && st.size > 60 * 1024) found.push(p);
+    }
+  }
+  return found.sort().slice(0, max);
+}
+
+/** Real documentation sites (Python, PostgreSQL, Django, git, SQLite ...) the lab downloads into .cache/docweb. */
+function findDocwebPages(): { site: string; file: string }[] {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const sites = join(here, '..', '.cache', 'docweb', 'sites');
+  if (!existsSync(sites)) return [];
+  const out: { site: string; file: string }[] = [];
+  for (const site of readdirSync(sites).sort()) {
+    for (const file of largeHtmlFiles(join(sites, site), MAX_DOCWEB_PAGES)) out.push({ site, file });
+  }
+  return out;
 }
 
 function findSerpDir(): string | null {
@@ -75,6 +123,8 @@ function findDocPages(): string[] {
 
 function topicFor(name: string): Topic {
   if (name.includes('coffee')) return { keywords: 'coffee' };
+  if (name.startsWith('docweb/python')) return { keywords: 'python function module' };
+  if (name.startsWith('docweb/postgresql') || name.startsWith('docweb/sqlite')) return { keywords: 'sql query index' };
   if (name.includes('matrix')) return { keywords: 'matrix movie' };
   if (name.includes('javascript')) return { keywords: 'javascript tutorial' };
   if (name.includes('nodejs') || name.includes('process') || name.includes('async')) return { keywords: 'node process async' };
@@ -84,17 +134,15 @@ function topicFor(name: string): Topic {
 /** Loads the benchmark pages (100 KB each). */
 export function loadBenchPages(): BenchPage[] {
   const pages: BenchPage[] = [];
-  const serp = findSerpDir();
-  const files = [
-    ...(serp ? readdirSync(serp).filter((f) => f.endsWith('.html')).map((f) => join(serp, f)) : []),
-    ...findDocPages(),
-  ];
-  for (const file of files) {
+  const add = (file: string, name: string, group: string) => {
     const bytes = readFileSync(file);
     const body = new Uint8Array(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, PAGE_BYTES));
-    const name = file.startsWith('/usr/share/doc/') ? file.slice('/usr/share/doc/'.length) : basename(file);
-    pages.push({ name, body: body.slice(), topic: topicFor(name) });
-  }
+    pages.push({ name, group, body: body.slice(), topic: topicFor(name) });
+  };
+  const serp = findSerpDir();
+  if (serp) for (const f of readdirSync(serp).filter((f) => f.endsWith('.html')).sort()) add(join(serp, f), f, 'serp');
+  for (const file of findDocPages()) add(file, file.slice('/usr/share/doc/'.length), 'usr-share-doc');
+  for (const { site, file } of findDocwebPages()) add(file, `docweb/${site}/${basename(file)}`, `docweb/${site}`);
   return pages;
 }
 
@@ -117,9 +165,10 @@ function bareParse(body: Uint8Array): number {
 
 /**
  * Runs the benchmark and returns its figures (milliseconds, ratios): per page `eval:<name>`, `parse:<name>`,
- * `ratio:<name>`, `minRatio:<name>` (fastest evaluation / fastest parse); overall `evalMedianMs`, `parseMedianMs`
- * (medians of the per-page medians), `ratio` (sum of evaluation medians / sum of parse medians), `minRatio` (same
- * with minimums), `worstRatio`, `coldEvalMs` (first evaluation, empty stem cache), `pages`.
+ * `ratio:<name>`, `minRatio:<name>` (fastest evaluation / fastest parse); per group (`serp`, `usr-share-doc`,
+ * `docweb/<site>`) `groupEval:<g>` and `groupParse:<g>` (medians of the per-page medians), `groupRatio:<g>` (sum of
+ * evaluation medians / sum of parse medians) and `groupMinRatio:<g>` (same with minimums); overall `evalMedianMs`,
+ * `parseMedianMs`, `ratio`, `minRatio`, `worstRatio`, `coldEvalMs` (first evaluation, empty stem cache), `pages`.
  */
 export async function benchEvaluate(): Promise<Record<string, number>> {
   const pages = loadBenchPages();
@@ -131,11 +180,14 @@ export async function benchEvaluate(): Promise<Record<string, number>> {
   evaluatePage({ url, body: pages[0].body, contentType: 'text/html', topic: pages[0].topic });
   out.coldEvalMs = performance.now() - t0;
 
-  const evalMedians: number[] = [];
-  const minEval: number[] = [];
-  const minParse: number[] = [];
-  const parseMedians: number[] = [];
-  let worst = 0;
+  interface PageFigures {
+    group: string;
+    evalMedian: number;
+    parseMedian: number;
+    evalMin: number;
+    parseMin: number;
+  }
+  const figures: PageFigures[] = [];
   for (const page of pages) {
     const input = { url, body: page.body, contentType: 'text/html; charset=utf-8', topic: page.topic };
     for (let i = 0; i < WARMUP; i++) {
@@ -145,33 +197,60 @@ export async function benchEvaluate(): Promise<Record<string, number>> {
     const ev: number[] = [];
     const pa: number[] = [];
     for (let i = 0; i < REPS; i++) {
-      // Interleaved so both see the same machine noise.
-      let t = performance.now();
-      bareParse(page.body);
-      pa.push(performance.now() - t);
+      // Interleaved so both see the same machine noise; the order alternates so neither always runs on a cache the
+      // other has just warmed.
+      const parseFirst = i % 2 === 0;
+      let t = 0;
+      if (parseFirst) {
+        t = performance.now();
+        bareParse(page.body);
+        pa.push(performance.now() - t);
+      }
       t = performance.now();
       evaluatePage(input);
       ev.push(performance.now() - t);
+      if (!parseFirst) {
+        t = performance.now();
+        bareParse(page.body);
+        pa.push(performance.now() - t);
+      }
     }
-    const e = median(ev);
-    const p = median(pa);
-    out[`eval:${page.name}`] = e;
-    out[`parse:${page.name}`] = p;
-    out[`ratio:${page.name}`] = e / p;
-    // Minimums too: on a shared, loaded machine a 2 ms call is preempted far more often than a 1 ms one, which
-    // inflates wall-clock medians of the longer call; the fastest run shows the cost of the work itself.
-    out[`minRatio:${page.name}`] = Math.min(...ev) / Math.min(...pa);
-    minEval.push(Math.min(...ev));
-    minParse.push(Math.min(...pa));
-    worst = Math.max(worst, e / p);
-    evalMedians.push(e);
-    parseMedians.push(p);
+    const f: PageFigures = {
+      group: page.group,
+      evalMedian: median(ev),
+      parseMedian: median(pa),
+      // Minimums too: on a shared, loaded machine a 2 ms call is preempted far more often than a 1 ms one, which
+      // inflates wall-clock medians of the longer call; the fastest run shows the cost of the work itself.
+      evalMin: Math.min(...ev),
+      parseMin: Math.min(...pa),
+    };
+    figures.push(f);
+    out[`eval:${page.name}`] = f.evalMedian;
+    out[`parse:${page.name}`] = f.parseMedian;
+    out[`ratio:${page.name}`] = f.evalMedian / f.parseMedian;
+    out[`minRatio:${page.name}`] = f.evalMin / f.parseMin;
   }
-  out.evalMedianMs = median(evalMedians);
-  out.parseMedianMs = median(parseMedians);
-  out.ratio = evalMedians.reduce((a, b) => a + b, 0) / parseMedians.reduce((a, b) => a + b, 0);
-  out.worstRatio = worst;
-  out.minRatio = minEval.reduce((a, b) => a + b, 0) / minParse.reduce((a, b) => a + b, 0);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const summarize = (fs: PageFigures[], key: string) => {
+    out[`groupEval:${key}`] = median(fs.map((f) => f.evalMedian));
+    out[`groupParse:${key}`] = median(fs.map((f) => f.parseMedian));
+    out[`groupRatio:${key}`] = sum(fs.map((f) => f.evalMedian)) / sum(fs.map((f) => f.parseMedian));
+    out[`groupMinRatio:${key}`] = sum(fs.map((f) => f.evalMin)) / sum(fs.map((f) => f.parseMin));
+  };
+  for (const group of [...new Set(figures.map((f) => f.group))]) {
+    summarize(
+      figures.filter((f) => f.group === group),
+      group,
+    );
+  }
+  // All documentation sites together, when there are several.
+  const docweb = figures.filter((f) => f.group.startsWith('docweb/'));
+  if (docweb.length > 0) summarize(docweb, 'docweb (all sites)');
+  out.evalMedianMs = median(figures.map((f) => f.evalMedian));
+  out.parseMedianMs = median(figures.map((f) => f.parseMedian));
+  out.ratio = sum(figures.map((f) => f.evalMedian)) / sum(figures.map((f) => f.parseMedian));
+  out.worstRatio = Math.max(...figures.map((f) => f.evalMedian / f.parseMedian));
+  out.minRatio = sum(figures.map((f) => f.evalMin)) / sum(figures.map((f) => f.parseMin));
   return out;
 }
 
@@ -179,23 +258,31 @@ const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.arg
 if (isMain) {
   benchEvaluate().then((r) => {
     if (!r.pages) {
-      console.log('no pages found (shared/serp and /usr/share/doc absent)');
+      console.log('no pages found (shared/serp, /usr/share/doc and .cache/docweb absent)');
       return;
     }
     const names = Object.keys(r).filter((k) => k.startsWith('eval:')).map((k) => k.slice(5));
-    const w = Math.max(...names.map((n) => n.length), 10);
-    console.log(
-      `${'page (100 KB)'.padEnd(w)}  ${'evaluate ms'.padStart(11)}  ${'bare parse ms'.padStart(13)}  ${'ratio'.padStart(6)}  ${'min ratio'.padStart(9)}`,
-    );
-    for (const n of names) {
+    const w = Math.max(...names.map((n) => n.length), 24);
+    const row = (label: string, e: number, p: number, ratio: number, minRatio: number) =>
       console.log(
-        `${n.padEnd(w)}  ${r[`eval:${n}`].toFixed(2).padStart(11)}  ${r[`parse:${n}`].toFixed(2).padStart(13)}  ${r[`ratio:${n}`].toFixed(2).padStart(6)}  ${r[`minRatio:${n}`].toFixed(2).padStart(9)}`,
+        `${label.padEnd(w)}  ${e.toFixed(2).padStart(11)}  ${p.toFixed(2).padStart(13)}  ${ratio.toFixed(2).padStart(6)}  ${minRatio.toFixed(2).padStart(9)}`,
       );
+    const header = (first: string) =>
+      console.log(
+        `${first.padEnd(w)}  ${'evaluate ms'.padStart(11)}  ${'bare parse ms'.padStart(13)}  ${'ratio'.padStart(6)}  ${'min ratio'.padStart(9)}`,
+      );
+    header('page (100 KB)');
+    for (const n of names) row(n, r[`eval:${n}`], r[`parse:${n}`], r[`ratio:${n}`], r[`minRatio:${n}`]);
+    console.log('');
+    header('group (median ms per page)');
+    for (const g of Object.keys(r).filter((k) => k.startsWith('groupEval:')).map((k) => k.slice(10))) {
+      row(g, r[`groupEval:${g}`], r[`groupParse:${g}`], r[`groupRatio:${g}`], r[`groupMinRatio:${g}`]);
     }
     console.log(
-      `\n${r.pages} pages; median evaluate ${r.evalMedianMs.toFixed(2)} ms vs bare parse ${r.parseMedianMs.toFixed(2)} ms; ` +
-        `overall ratio ${r.ratio.toFixed(2)} (worst page ${r.worstRatio.toFixed(2)}; of minimums ${r.minRatio.toFixed(2)}); ` +
-        `first (cold) evaluation ${r.coldEvalMs.toFixed(1)} ms`,
+      `\n${r.pages} pages, ${REPS} interleaved repetitions each; median evaluate ${r.evalMedianMs.toFixed(2)} ms vs bare parse ` +
+        `${r.parseMedianMs.toFixed(2)} ms; overall ratio ${r.ratio.toFixed(2)} (worst page ${r.worstRatio.toFixed(2)}; ` +
+        `of minimums ${r.minRatio.toFixed(2)}); first (cold) evaluation ${r.coldEvalMs.toFixed(1)} ms\n` +
+        `ratio = sum of evaluation medians / sum of bare-parse medians; min ratio = the same with each page's fastest run.`,
     );
   });
 }

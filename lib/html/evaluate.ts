@@ -1,6 +1,6 @@
 import { Parser } from 'htmlparser2';
 import type { EvaluationInput, Evaluator, LinkFeature, PageEvaluation, TermVector } from '../types';
-import { TermCounter, tokenize, tokenizeInto } from '../text/tokenize';
+import { TermCounter, TermStream, tokenize, tokenizeInto } from '../text/tokenize';
 import { norm, topicVector } from '../text/vector';
 import { canonicalizeUrl } from '../url/canonical';
 import { decodeHtml } from './charset';
@@ -18,6 +18,23 @@ const SNIPPET_WORDS = 30;
 const SNIPPET_CHARS = 300;
 /** Width of the window in which topic hits are counted for a snippet candidate (about 30 words of English). */
 const SNIPPET_SCAN_CHARS = 200;
+
+/**
+ * htmlparser2's Parser, noting where the text chunk being reported lies in the source: [rawStart, rawEnd) for raw
+ * text, rawStart -1 for a decoded character reference. Tokenizing that range of the page's one flat string is
+ * cheaper than reading the chunk, a sliced string, character by character.
+ */
+class RangeParser extends Parser {
+  rawStart = -1;
+  rawEnd = -1;
+
+  override ontext(start: number, endIndex: number): void {
+    this.rawStart = start;
+    this.rawEnd = endIndex;
+    super.ontext(start, endIndex);
+    this.rawStart = -1;
+  }
+}
 
 /** Options beyond the shared EvaluationInput. */
 export interface EvaluateOptions {
@@ -100,12 +117,19 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
 
   const tokens: string[] = [];
   const tokenOffsets: number[] = [];
+  const topic = topicVector(input.topic ?? { keywords: '' });
   const counter = new TermCounter();
-  // Visible text, raw (whitespace as in the source), with BLOCK between blocks. Collapsing whitespace is left to the
-  // snippet, which needs ~300 characters of it, instead of being paid on every text node.
+  // Positions of topic terms, for the snippet.
+  counter.watch(Object.keys(topic), language, tokens);
+  // Text is tokenized as the parser hands it over, chunk by chunk, never joined into one string (joining thousands of
+  // chunks, twice, was about a tenth of an evaluation on text-heavy pages); a link's start and end are word breaks,
+  // as its context counts tokens.
+  const stream = new TermStream(language, tokens, tokenOffsets, counter);
+  // Visible text, raw (whitespace as in the source), with BLOCK between blocks, kept as the parser's chunks for the
+  // snippet (see TextView). Collapsing whitespace is left to the snippet, which needs ~300 characters of it.
   const textParts: string[] = [];
+  const partStarts: number[] = [];
   let textLen = 0;
-  let pending: string[] = [];
   let lastIsBlock = true;
 
   const flags: number[] = [];
@@ -120,29 +144,23 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
   let sawHtml = false;
   const robots = { noindex: false, nofollow: false };
 
-  // Text is tokenized in as few calls as possible: only where a link starts or ends (its token index is needed).
-  const flush = () => {
-    if (pending.length === 0) return;
-    const t = pending.length === 1 ? pending[0] : pending.join('');
-    pending = [];
-    tokenizeInto(t, language, tokens, tokenOffsets, textLen, counter);
-    textParts.push(t);
-    textLen += t.length;
-  };
   const boundary = () => {
     if (!lastIsBlock) {
-      pending.push(BLOCK);
+      stream.end(); // BLOCK ends any word
+      textParts.push(BLOCK);
+      partStarts.push(textLen);
+      textLen += BLOCK.length;
       lastIsBlock = true;
     }
   };
   const endLink = () => {
     if (!current) return;
-    flush();
+    stream.end();
     current.tokEnd = tokens.length;
     current = null;
   };
 
-  const parser = new Parser(
+  const parser: RangeParser = new RangeParser(
     {
       onopentag(name, attribs) {
         let f = 0;
@@ -180,7 +198,7 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
           case 'area':
             if (attribs.href !== undefined) {
               endLink(); // an unclosed <a> ends where the next begins, as in browsers
-              flush();
+              stream.end();
               const link: RawLink = {
                 href: attribs.href,
                 anchor: name === 'area' && attribs.alt ? [attribs.alt] : [],
@@ -210,7 +228,15 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
           titleParts.push(text);
           return;
         }
-        pending.push(text);
+        // The whole page is written at once, so raw text sits at [rawStart, rawEnd) of `html` (checked by length).
+        if (parser.rawStart >= 0 && parser.rawEnd - parser.rawStart === text.length) {
+          stream.push(html, textLen, parser.rawStart, parser.rawEnd);
+        } else {
+          stream.push(text, textLen);
+        }
+        textParts.push(text);
+        partStarts.push(textLen);
+        textLen += text.length;
         lastIsBlock = false;
         if (current) current.anchor.push(text);
       },
@@ -229,14 +255,13 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
   );
   parser.end(html);
   endLink();
-  flush();
+  stream.end();
 
-  const visibleText = textParts.join('');
+  const visibleText = new TextView(textParts, partStarts, textLen);
   const title = collapse(titleParts.join('')).slice(0, MAX_TITLE_CHARS);
   const titleTerms: string[] = [];
   if (title) tokenizeInto(title, language, titleTerms, undefined, 0, counter);
   const terms: TermVector = counter.vector();
-  const topic = topicVector(input.topic ?? { keywords: '' });
   // cosine(terms, topic), with the page's norm taken from the counter rather than a walk over a large object.
   let dot = 0;
   for (const k in topic) dot += topic[k] * (terms[k] ?? 0);
@@ -244,7 +269,7 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
   const baseUrl = baseHref ?? input.url;
 
   const links = buildLinks(rawLinks, baseUrl, tokens, window, maxLinks, language);
-  const snippet = bestSnippet(visibleText, tokens, tokenOffsets, topic);
+  const snippet = bestSnippet(visibleText, tokens, tokenOffsets, topic, counter.watchValid() ? counter.watchHits : null);
 
   const evaluation: PageEvaluation = {
     score,
@@ -319,8 +344,70 @@ function buildLinks(
   return out;
 }
 
+/**
+ * The visible text as the parser's chunks, never joined whole: the snippet reads only windows around topic hits, and
+ * joining thousands of chunks into one string was a large part of an evaluation.
+ */
+class TextView {
+  constructor(
+    private readonly parts: string[],
+    /** Offset of each part in the text. */
+    private readonly starts: number[],
+    readonly length: number,
+  ) {}
+
+  /** Index of the part holding offset `at` (0 <= at < length). */
+  private partAt(at: number): number {
+    const starts = this.starts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid] <= at) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  }
+
+  /** As String.prototype.slice with non-negative bounds. */
+  slice(from: number, to: number): string {
+    const a = Math.max(0, Math.min(from, this.length));
+    const b = Math.min(to, this.length);
+    if (a >= b) return '';
+    let p = this.partAt(a);
+    const first = this.parts[p];
+    const firstStart = this.starts[p];
+    if (b <= firstStart + first.length) return first.slice(a - firstStart, b - firstStart);
+    let out = first.slice(a - firstStart);
+    for (p++; p < this.parts.length && this.starts[p] < b; p++) {
+      const part = this.parts[p];
+      const end = b - this.starts[p];
+      out += end >= part.length ? part : part.slice(0, end);
+    }
+    return out;
+  }
+
+  /** Whether the text holds anything but whitespace. */
+  hasNonSpace(): boolean {
+    for (const part of this.parts) if (/\S/.test(part)) return true;
+    return false;
+  }
+
+  /** Offset of the first non-whitespace character at or after `from` (the length if none). */
+  firstNonSpace(from: number): number {
+    if (from >= this.length) return Math.max(from, this.length);
+    const re = /\S/g;
+    for (let p = this.partAt(Math.max(0, from)); p < this.parts.length; p++) {
+      re.lastIndex = Math.max(0, from - this.starts[p]);
+      const m = re.exec(this.parts[p]);
+      if (m) return this.starts[p] + m.index;
+    }
+    return this.length;
+  }
+}
+
 /** Cuts `text` from `start` to at most SNIPPET_WORDS words / SNIPPET_CHARS characters, with ellipses where cut. */
-function cutSnippet(text: string, start: number, leadingCut: boolean): string {
+function cutSnippet(text: TextView, start: number, leadingCut: boolean): string {
   const rawEnd = start + SNIPPET_CHARS * 4;
   let s = collapse(text.slice(start, rawEnd));
   let cut = rawEnd < text.length && /\S/.test(text.slice(rawEnd, rawEnd + 1000));
@@ -342,14 +429,25 @@ function cutSnippet(text: string, start: number, leadingCut: boolean): string {
  * The ~30-word passage with the most topic terms (distinct terms first, then occurrences; among equals the one
  * starting closest to its first hit, then the earliest). Candidates start at block and sentence boundaries, and at
  * each hit for sentences too long to show whole. Falls back to the start of the text when the topic has no terms
- * or the page has no hit.
+ * or the page has no hit. `topicTokens`, when known, are the indexes of the tokens that are topic terms.
  */
-function bestSnippet(text: string, tokens: string[], offsets: number[], topic: TermVector): string {
-  if (!/\S/.test(text)) return '';
+function bestSnippet(
+  text: TextView,
+  tokens: string[],
+  offsets: number[],
+  topic: TermVector,
+  topicTokens: number[] | null,
+): string {
+  if (!text.hasNonSpace()) return '';
   const topicTerms = new Set(Object.keys(topic));
   const hits: number[] = [];
   const hitTerms: string[] = [];
-  if (topicTerms.size > 0) {
+  if (topicTokens !== null) {
+    for (const i of topicTokens) {
+      hits.push(offsets[i]);
+      hitTerms.push(tokens[i]);
+    }
+  } else if (topicTerms.size > 0) {
     for (let i = 0; i < tokens.length; i++) {
       if (topicTerms.has(tokens[i])) {
         hits.push(offsets[i]);
@@ -357,7 +455,7 @@ function bestSnippet(text: string, tokens: string[], offsets: number[], topic: T
       }
     }
   }
-  if (hits.length === 0) return cutSnippet(text, firstNonSpace(text, 0), false);
+  if (hits.length === 0) return cutSnippet(text, text.firstNonSpace(0), false);
 
   // Sentence starts (after . ! ? and block separators) within the scan window before each hit: only those can
   // begin a passage holding it, and scanning just there keeps long pages cheap.
@@ -404,14 +502,8 @@ function bestSnippet(text: string, tokens: string[], offsets: number[], topic: T
       best = c;
     }
   }
-  const at = firstNonSpace(text, best.at);
+  const at = text.firstNonSpace(best.at);
   return cutSnippet(text, at, !best.sentence && at > 0);
-}
-
-function firstNonSpace(text: string, from: number): number {
-  let i = from;
-  while (i < text.length && /\s/.test(text[i])) i++;
-  return i;
 }
 
 /** The in-process evaluator (Node, or inside the Web Worker). */

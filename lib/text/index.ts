@@ -1,2 +1,2 @@
-export { tokenize, tokenizeInto, words, stopwordLanguage, TermCounter } from './tokenize';
+export { tokenize, tokenizeInto, words, stopwordLanguage, TermCounter, TermStream } from './tokenize';
 export { termVector, cosine, norm, topicVector } from './vector';

@@ -60,6 +60,8 @@ interface TermSlot {
   term: string;
   count: number;
   epoch: number;
+  /** Epoch of the counter watching this term (see TermCounter.watch). */
+  watched: number;
 }
 
 /** Per-language state: the stop-word set, the interned terms, and a cache of word decisions. */
@@ -75,7 +77,7 @@ interface LanguageState {
 const CACHE_LIMIT = 50_000;
 /** How many times a word cache was cleared (a counter spanning a clear can hold one term in two slots). */
 let cacheClears = 0;
-const TABLE_BITS = 17; // 131,072 buckets: the load factor stays under 0.4 (about 2.6 MB per language)
+const TABLE_BITS = 17; // 131,072 buckets: the load factor stays under 0.4 (2 MB of buckets per language, plus the pool)
 
 type Entry = TermSlot | TermSlot[] | null;
 
@@ -88,52 +90,119 @@ function mix(h: number): number {
   return h ^ (h >>> 16);
 }
 
+/** Initial size of a word table's character pool (UTF-16 units); it doubles as needed. */
+const POOL_UNITS = 1 << 16;
+const FRONT_BITS = 12;
+const FRONT_MASK = (1 << FRONT_BITS) - 1;
+/** Longest word held by the front cache (its bucket has 24 bytes for characters). */
+const FRONT_CHARS = 12;
+
 /**
  * Word -> decision cache, an open-addressing hash table probed with the word's characters *in place*: a cached word
  * costs no substring allocation and no engine string hashing (the hash is computed while scanning). With a Map the
  * lookup was most of the evaluator's time on text-heavy pages.
+ *
+ * Memory layout is what makes it fast: a bucket is four adjacent int32s (hash, offset and length of the word in a
+ * shared UTF-16 pool, index of its decision), so a probe touches one cache line, and the words of one page sit
+ * together in the pool. Keeping the words as JS strings cost a dependent load per probe (the string object), and
+ * words of 13+ characters were sliced strings that kept whole page texts alive.
  */
 class WordTable {
   private readonly mask = (1 << TABLE_BITS) - 1;
-  private hashes = new Int32Array(1 << TABLE_BITS);
-  private words: (string | undefined)[] = new Array(1 << TABLE_BITS);
-  private values: Entry[] = new Array(1 << TABLE_BITS);
+  /** [mixed hash (0 = empty), pool offset, length, value index] per bucket. */
+  private meta = new Int32Array(4 << TABLE_BITS);
+  private pool = new Uint16Array(POOL_UNITS);
+  private used = 0;
+  /** Decisions in insertion order (a packed array). */
+  private values: Entry[] = [];
   size = 0;
+
+  /**
+   * A small direct-mapped front cache of short words: 32 bytes per bucket (hash, length, up to 12 UTF-16 units) in
+   * one buffer, 128 KB in all, so the words a page repeats stay in the CPU cache while the big table (2 MB) does not.
+   */
+  private front = new ArrayBuffer(32 << FRONT_BITS);
+  private frontI32 = new Int32Array(this.front);
+  private frontU16 = new Uint16Array(this.front);
+  private frontValues: Entry[] = new Array<Entry>(1 << FRONT_BITS).fill(null);
 
   /** The entry for s[start, end) with hash h, or undefined. */
   get(s: string, start: number, end: number, h: number): Entry | undefined {
     const len = end - start;
     const m = mix(h) | 1; // 0 marks an empty bucket
-    const hashes = this.hashes;
-    // Probe the packed hash array first: the word itself is only touched when its hash matches.
-    for (let i = m & this.mask; ; i = (i + 1) & this.mask) {
-      const hv = hashes[i];
+    const fb = m & FRONT_MASK;
+    const fi = fb << 3;
+    const front = this.frontI32;
+    if (front[fi] === m && front[fi + 1] === len) {
+      const chars = this.frontU16;
+      const fu = (fb << 4) + 4;
+      let j = 0;
+      while (j < len && chars[fu + j] === s.charCodeAt(start + j)) j++;
+      if (j === len) return this.frontValues[fb];
+    }
+    const meta = this.meta;
+    const pool = this.pool;
+    const mask = this.mask;
+    for (let i = m & mask; ; i = (i + 1) & mask) {
+      const b = i << 2;
+      const hv = meta[b];
       if (hv === 0) return undefined;
-      if (hv === m) {
-        const w = this.words[i]!;
-        if (w.length === len) {
-          let j = 0;
-          while (j < len && w.charCodeAt(j) === s.charCodeAt(start + j)) j++;
-          if (j === len) return this.values[i];
+      if (hv === m && meta[b + 2] === len) {
+        const off = meta[b + 1];
+        let j = 0;
+        while (j < len && pool[off + j] === s.charCodeAt(start + j)) j++;
+        if (j === len) {
+          const value = this.values[meta[b + 3]];
+          if (len <= FRONT_CHARS) this.toFront(s, start, len, m, value);
+          return value;
         }
       }
     }
   }
 
-  set(word: string, h: number, value: Entry): void {
+  private toFront(s: string, start: number, len: number, m: number, value: Entry): void {
+    const fb = m & FRONT_MASK;
+    this.frontI32[fb << 3] = m;
+    this.frontI32[(fb << 3) + 1] = len;
+    const chars = this.frontU16;
+    const fu = (fb << 4) + 4;
+    for (let j = 0; j < len; j++) chars[fu + j] = s.charCodeAt(start + j);
+    this.frontValues[fb] = value;
+  }
+
+  /** Adds s[start, end) (not present) with hash h. */
+  set(s: string, start: number, end: number, h: number, value: Entry): void {
+    const len = end - start;
+    if (this.used + len > this.pool.length) {
+      const grown = new Uint16Array(Math.max(this.pool.length * 2, this.used + len));
+      grown.set(this.pool.subarray(0, this.used));
+      this.pool = grown;
+    }
+    const pool = this.pool;
+    const off = this.used;
+    for (let j = 0; j < len; j++) pool[off + j] = s.charCodeAt(start + j);
+    this.used += len;
     const m = mix(h) | 1;
     let i = m & this.mask;
-    while (this.hashes[i] !== 0) i = (i + 1) & this.mask;
-    this.words[i] = word;
-    this.hashes[i] = m;
-    this.values[i] = value;
+    while (this.meta[i << 2] !== 0) i = (i + 1) & this.mask;
+    const b = i << 2;
+    this.meta[b] = m;
+    this.meta[b + 1] = off;
+    this.meta[b + 2] = len;
+    this.meta[b + 3] = this.values.length;
+    this.values.push(value);
     this.size++;
+    if (len <= FRONT_CHARS) this.toFront(s, start, len, m, value);
   }
 
   clear(): void {
-    this.hashes.fill(0);
-    this.words = new Array(1 << TABLE_BITS);
-    this.values = new Array(1 << TABLE_BITS);
+    this.meta.fill(0);
+    this.frontI32.fill(0);
+    this.frontValues.fill(null);
+    // A hostile giant word may have grown the pool: give that memory back.
+    if (this.pool.length > POOL_UNITS * 16) this.pool = new Uint16Array(POOL_UNITS);
+    this.used = 0;
+    this.values = [];
     this.size = 0;
   }
 }
@@ -192,14 +261,18 @@ function classify(ch: string): number {
 }
 const astralClasses = new Map<number, number>();
 
-/** Class of the character at `i` and its length in UTF-16 units (2 for astral characters). */
-function classAt(s: string, i: number): number {
+/**
+ * Class of the character at `i` and its length in UTF-16 units (2 for astral characters); a surrogate pair cut by
+ * `end` counts as a lone surrogate, as if the text ended there.
+ */
+function classAt(s: string, i: number, end: number): number {
   const c = s.charCodeAt(i);
   if (c < 0xd800 || c > 0xdbff) {
     let k = classes[c];
     if (k === C_UNKNOWN) k = classes[c] = classify(String.fromCharCode(c));
     return k;
   }
+  if (i + 1 >= end) return C_OTHER;
   const cp = s.codePointAt(i)!;
   if (cp <= 0xffff) return C_OTHER; // a lone high surrogate: one unit, never part of a word
   let k = astralClasses.get(cp);
@@ -253,6 +326,28 @@ export class TermCounter {
   /** @internal */
   readonly slots: TermSlot[] = [];
   private readonly clearsAtStart = cacheClears;
+  /** @internal The terms array whose watched-term positions are recorded, and those positions. */
+  watchedIn: string[] | null = null;
+  readonly watchHits: number[] = [];
+
+  /**
+   * Records, for tokens pushed into `into` while counting with this counter, the index of each token that is one of
+   * `terms` (already tokenized, in `language`) into {@link TermCounter.watchHits}: cheaper than comparing every token
+   * afterwards. The positions are complete only if {@link TermCounter.watchValid} says so.
+   */
+  watch(terms: Iterable<string>, language: string | undefined, into: string[]): void {
+    const state = languageState(language);
+    this.watchedIn = into;
+    for (const t of terms) {
+      const slot = state.slots.get(t);
+      if (slot) slot.watched = this.epoch;
+    }
+  }
+
+  /** Whether {@link TermCounter.watchHits} is complete: no word-cache clear (which re-creates term slots) intervened. */
+  watchValid(): boolean {
+    return cacheClears === this.clearsAtStart;
+  }
 
   /** The counted terms as a TermVector (null-prototype object, so a term like "constructor" is safe). */
   vector(): Record<string, number> {
@@ -280,7 +375,7 @@ export class TermCounter {
 
 function slotFor(state: LanguageState, term: string): TermSlot {
   let slot = state.slots.get(term);
-  if (!slot) state.slots.set(term, (slot = { term, count: 0, epoch: 0 }));
+  if (!slot) state.slots.set(term, (slot = { term, count: 0, epoch: 0, watched: 0 }));
   return slot;
 }
 
@@ -305,18 +400,106 @@ function analyze(raw: string, state: LanguageState): TermSlot | TermSlot[] | nul
   return list.length === 0 ? null : list.length === 1 ? list[0] : list;
 }
 
-function count(slot: TermSlot, counter: TermCounter): void {
+function count(slot: TermSlot, counter: TermCounter, terms: string[]): void {
   if (slot.epoch !== counter.epoch) {
     slot.epoch = counter.epoch;
     slot.count = 0;
     counter.slots.push(slot);
   }
   slot.count++;
+  if (slot.watched === counter.epoch && terms === counter.watchedIn) counter.watchHits.push(terms.length);
+}
+
+/**
+ * The scanner behind {@link tokenizeInto} and {@link TermStream}: tokenizes text[from, to) into `terms` / `offsets` /
+ * `counter`. When `open`, the text may continue past `to`: a word reaching `to` (or a high surrogate at `to - 1`,
+ * which may pair with what follows) is not emitted, and its start is returned; otherwise returns `to`.
+ */
+function scanWords(
+  text: string,
+  from: number,
+  to: number,
+  open: boolean,
+  state: LanguageState,
+  terms: string[],
+  offsets: number[] | undefined,
+  baseOffset: number,
+  counter: TermCounter | undefined,
+): number {
+  // Scans the text as it is: case folding and NFKC are per distinct word (see analyze), and offsets are exact.
+  const cache = state.cache;
+  const n = to;
+  let i = from;
+  while (i < n) {
+    // Skip to the start of a word.
+    let c = text.charCodeAt(i);
+    if (c < 128) {
+      if (classes[c] !== C_WORD) {
+        i++;
+        continue;
+      }
+    } else {
+      if (open && i === n - 1 && c >= 0xd800 && c <= 0xdbff) return i;
+      const k = classAt(text, i, n);
+      if ((k & 7) !== C_WORD && (k & 7) !== C_CJK) {
+        i += k >= 8 ? 2 : 1;
+        continue;
+      }
+    }
+    // Extend over letters, digits and marks, hashing the UTF-16 units on the way.
+    const start = i;
+    const c0 = c;
+    let h = 0;
+    while (i < n) {
+      c = text.charCodeAt(i);
+      if (c < 128) {
+        if (classes[c] !== C_WORD) break;
+        h = (Math.imul(h, 31) + c) | 0;
+        i++;
+      } else {
+        if (open && i === n - 1 && c >= 0xd800 && c <= 0xdbff) return start;
+        const k = classAt(text, i, n);
+        if ((k & 7) === C_OTHER) break;
+        h = (Math.imul(h, 31) + c) | 0;
+        if (k >= 8) h = (Math.imul(h, 31) + text.charCodeAt(i + 1)) | 0;
+        i += k >= 8 ? 2 : 1;
+      }
+    }
+    if (open && i === n) return start;
+    // A lone ASCII letter or digit is always dropped (1-character token): no lookup.
+    if (i - start === 1 && c0 < 128) continue;
+    let entry = cache.get(text, start, i, h);
+    if (entry === undefined) {
+      if (cache.size >= CACHE_LIMIT) {
+        cache.clear();
+        state.slots.clear();
+        cacheClears++;
+      }
+      entry = analyze(text.slice(start, i), state);
+      cache.set(text, start, i, h, entry);
+    }
+    if (entry === null) continue;
+    const at = baseOffset + start;
+    if (Array.isArray(entry)) {
+      for (const slot of entry) {
+        if (counter) count(slot, counter, terms);
+        terms.push(slot.term);
+        if (offsets) offsets.push(at);
+      }
+    } else {
+      if (counter) count(entry, counter, terms);
+      terms.push(entry.term);
+      if (offsets) offsets.push(at);
+    }
+  }
+  return n;
 }
 
 /**
  * Tokenizes `text` (as {@link tokenize} does) and pushes each term into `terms`; when given, pushes each term's
- * approximate character offset plus `baseOffset` into `offsets`, and counts the terms into `counter`.
+ * character offset (its word's start in `text`) plus `baseOffset` into `offsets`, and counts the terms into `counter`.
+ * With `from` / `to`, only `text.slice(from, to)` is tokenized, exactly as if it were the whole text (no word
+ * crosses the bounds), with offsets still counted from the start of `text`.
  * This is the allocation-light core used by the evaluator; most callers want {@link tokenize}.
  */
 export function tokenizeInto(
@@ -326,69 +509,94 @@ export function tokenizeInto(
   offsets?: number[],
   baseOffset = 0,
   counter?: TermCounter,
+  from = 0,
+  to = text.length,
 ): void {
-  const state = languageState(language);
-  // Scans the text as it is: case folding and NFKC are per distinct word (see analyze), and offsets are exact.
-  const norm = text;
-  const cache = state.cache;
-  const n = norm.length;
-  let i = 0;
+  const n = Math.min(to, text.length);
+  const i = Math.max(0, from);
+  if (i < n) scanWords(text, i, n, false, languageState(language), terms, offsets, baseOffset, counter);
+}
+
+/**
+ * End of the run of word characters (letters, digits, marks; anything but C_OTHER) in s[i, n); a high surrogate at
+ * n - 1 counts as part of the run (it may pair with the next piece).
+ */
+function runEnd(s: string, i: number, n: number): number {
   while (i < n) {
-    // Skip to the start of a word.
-    let c = norm.charCodeAt(i);
+    const c = s.charCodeAt(i);
     if (c < 128) {
-      if (classes[c] !== C_WORD) {
-        i++;
-        continue;
-      }
+      if (classes[c] !== C_WORD) return i;
+      i++;
     } else {
-      const k = classAt(norm, i);
-      if ((k & 7) !== C_WORD && (k & 7) !== C_CJK) {
-        i += k >= 8 ? 2 : 1;
-        continue;
-      }
+      if (i === n - 1 && c >= 0xd800 && c <= 0xdbff) return n;
+      const k = classAt(s, i, n);
+      if ((k & 7) === C_OTHER) return i;
+      i += k >= 8 ? 2 : 1;
     }
-    // Extend over letters, digits and marks, hashing the UTF-16 units on the way.
-    const start = i;
-    let h = 0;
-    while (i < n) {
-      c = norm.charCodeAt(i);
-      if (c < 128) {
-        if (classes[c] !== C_WORD) break;
-        h = (Math.imul(h, 31) + c) | 0;
-        i++;
+  }
+  return n;
+}
+
+/**
+ * Tokenizes a text that arrives in pieces (a parser's text chunks) without joining it: the terms, offsets and counts
+ * are exactly those {@link tokenizeInto} gives for the concatenation of the pieces pushed between two
+ * {@link TermStream.end} calls, even where a word runs across pieces ("caf" + "é"). Only such a word is copied.
+ */
+export class TermStream {
+  private readonly state: LanguageState;
+  /** The unfinished word at the end of the pieces so far ('' if none), and its offset. */
+  private carry = '';
+  private carryAt = 0;
+
+  constructor(
+    language: string | undefined,
+    private readonly terms: string[],
+    private readonly offsets?: number[],
+    private readonly counter?: TermCounter,
+  ) {
+    this.state = languageState(language);
+  }
+
+  /**
+   * Adds the piece source[from, to), which starts at offset `at` of the whole text (offsets reported are `at`-based).
+   * Passing a range of a larger string (the page's HTML) instead of a substring spares the copy.
+   */
+  push(source: string, at: number, from = 0, to = source.length): void {
+    if (from >= to) return;
+    let i = from;
+    if (this.carry !== '') {
+      // The carried word goes on through this piece's leading word characters.
+      const last = this.carry.charCodeAt(this.carry.length - 1);
+      const first = source.charCodeAt(from);
+      if (last >= 0xd800 && last <= 0xdbff && first >= 0xdc00 && first <= 0xdfff) {
+        // A surrogate pair split between pieces: it continues the word only if it is a word character.
+        const k = classAt(String.fromCharCode(last, first), 0, 2);
+        i = (k & 7) === C_OTHER ? from + 1 : runEnd(source, from + 1, to);
       } else {
-        const k = classAt(norm, i);
-        if ((k & 7) === C_OTHER) break;
-        h = (Math.imul(h, 31) + c) | 0;
-        if (k >= 8) h = (Math.imul(h, 31) + norm.charCodeAt(i + 1)) | 0;
-        i += k >= 8 ? 2 : 1;
+        i = runEnd(source, from, to);
       }
-    }
-    let entry = cache.get(norm, start, i, h);
-    if (entry === undefined) {
-      if (cache.size >= CACHE_LIMIT) {
-        cache.clear();
-        state.slots.clear();
-        cacheClears++;
+      if (i === to) {
+        this.carry += source.slice(from, to);
+        return;
       }
-      const word = norm.slice(start, i);
-      entry = analyze(word, state);
-      cache.set(word, h, entry);
+      const word = this.carry + source.slice(from, i);
+      this.carry = '';
+      scanWords(word, 0, word.length, false, this.state, this.terms, this.offsets, this.carryAt, this.counter);
     }
-    if (entry === null) continue;
-    const at = baseOffset + start;
-    if (Array.isArray(entry)) {
-      for (const slot of entry) {
-        terms.push(slot.term);
-        if (offsets) offsets.push(at);
-        if (counter) count(slot, counter);
-      }
-    } else {
-      terms.push(entry.term);
-      if (offsets) offsets.push(at);
-      if (counter) count(entry, counter);
+    const base = at - from;
+    const tail = scanWords(source, i, to, true, this.state, this.terms, this.offsets, base, this.counter);
+    if (tail < to) {
+      this.carry = source.slice(tail, to);
+      this.carryAt = base + tail;
     }
+  }
+
+  /** Ends the text: a word open at the end is emitted, and the next piece starts a new text. */
+  end(): void {
+    if (this.carry === '') return;
+    const word = this.carry;
+    this.carry = '';
+    scanWords(word, 0, word.length, false, this.state, this.terms, this.offsets, this.carryAt, this.counter);
   }
 }
 

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { decodeHtml, evaluatePage, localEvaluator, prescanMetaCharset } from '../../lib/html';
+import { termVector, tokenize } from '../../lib/text';
 import type { EvaluationInput, Topic } from '../../lib/types';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -283,6 +284,29 @@ describe('evaluatePage', () => {
   it('is exposed as an async Evaluator', async () => {
     const r = await localEvaluator.evaluate({ url: PAGE, body: enc(article), topic: COFFEE });
     expect(r.title).toBe('Coffee & brewing guide');
+  });
+
+  it('tokenizes text split by inline tags, entities and links exactly as the joined text', () => {
+    // Words run across parser chunks: inline tags, character references (decoded chunks), astral characters.
+    const html =
+      '<div>Caf&eacute; cr<b>è</b>me and br<span>ew</span>ing co<i>ff</i>ee&amp;tea, &#x1D400;&#x1D401; ' +
+      'e&#x301;tude &lt;coffee&gt; na<em>ï</em>ve &#128512;x</div><p>Second block</p>';
+    const visible = 'Café crème and brewing coffee&tea, 𝐀𝐁 e\u0301tude <coffee> naïve 😀x\vSecond block';
+    const r = evaluate(html);
+    expect(r.terms).toEqual(termVector(tokenize(visible)));
+    expect(r.length).toBe(tokenize(visible).length);
+    // A link's ends are word breaks: "pre<a>fix</a>ed" is three words, and the context counts them.
+    const l = evaluate('<p>one two pre<a href="/x">fix</a>ed three</p>');
+    expect(l.terms).toEqual(termVector(tokenize('one two pre fix ed three')));
+    expect(l.links[0].contextBefore).toEqual(tokenize('one two pre'));
+    expect(l.links[0].contextAfter).toEqual(tokenize('ed three'));
+  });
+
+  it('builds the snippet from text spread over many chunks', () => {
+    const words = 'Coffee brewing at home needs good beans &amp; clean water, said the barista. Then some more.';
+    const chunked = words.split(' ').map((w, i) => (i % 3 === 0 ? `<b>${w}</b>` : i % 3 === 1 ? `<span>${w}</span>` : w)).join(' ');
+    const r = evaluate(`<p>Intro text about nothing.</p><p>${chunked}</p>`);
+    expect(r.snippet).toBe('Coffee brewing at home needs good beans & clean water, said the barista. Then some more.');
   });
 
   it('evaluates real search-result pages', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   TermCounter,
+  TermStream,
   cosine,
   norm,
   stopwordLanguage,
@@ -149,3 +150,109 @@ describe('vectors', () => {
     expect(topicVector({ keywords: '' })).toEqual({});
   });
 });
+
+/** Seeded LCG, so the split points below are reproducible. */
+function lcg(seed: number): () => number {
+  let x = seed >>> 0;
+  return () => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x / 2 ** 32;
+  };
+}
+
+describe('tokenizeInto ranges and TermStream', () => {
+  const SAMPLES = [
+    'The Runners were RUNNING and jumping over 2024 fences, 123456 times.',
+    'Café crème, naïve coöperation; e\u0301tude with combining marks; ＣＯＦＦＥＥ ﬁne ½ cup.',
+    '東京都に住んでいます。日本語 text mixed with 中文 and 한국어 words.',
+    'Math letters 𝐀𝐁𝐂 and emoji 😀 between words, a lone \ud800 surrogate and \udc00 another.',
+    'x y z a I 7 — single letters, don\'t, isn\'t, you\'ll; hyphen-ated_words and snake_case.',
+  ];
+
+  function reference(text: string, base = 0) {
+    const terms: string[] = [];
+    const offsets: number[] = [];
+    const counter = new TermCounter();
+    tokenizeInto(text, 'en', terms, offsets, base, counter);
+    return { terms, offsets, vector: counter.vector() };
+  }
+
+  it('tokenizes only [from, to), as if that slice were the whole text, with offsets from the start', () => {
+    for (const text of SAMPLES) {
+      for (const [from, to] of [[0, text.length], [3, text.length - 4], [10, 11], [5, 5], [7, 40]]) {
+        const terms: string[] = [];
+        const offsets: number[] = [];
+        tokenizeInto(text, 'en', terms, offsets, 0, undefined, from, to);
+        const ref = reference(text.slice(from, to), from);
+        expect(terms).toEqual(ref.terms);
+        expect(offsets).toEqual(ref.offsets);
+      }
+    }
+    // A surrogate pair cut by `to` is a lone surrogate there, as at the end of a string.
+    const astral = 'ab𝐀𝐁';
+    const cut: string[] = [];
+    tokenizeInto(astral, 'en', cut, undefined, 0, undefined, 0, 3);
+    expect(cut).toEqual(tokenize(astral.slice(0, 3)));
+  });
+
+  it('gives exactly the terms, offsets and counts of the joined text however it is cut into pieces', () => {
+    const rnd = lcg(42);
+    for (const text of SAMPLES) {
+      const ref = reference(text, 100);
+      for (let trial = 0; trial < 60; trial++) {
+        // Random cut points, some inside words, some between the halves of a surrogate pair.
+        const cuts = new Set<number>();
+        const n = 1 + Math.floor(rnd() * 12);
+        for (let k = 0; k < n; k++) cuts.add(Math.floor(rnd() * (text.length + 1)));
+        const points = [0, ...[...cuts].sort((a, b) => a - b), text.length];
+        const terms: string[] = [];
+        const offsets: number[] = [];
+        const counter = new TermCounter();
+        const stream = new TermStream('en', terms, offsets, counter);
+        // Half the pieces are given as ranges of a larger string, as the evaluator does with the page's HTML.
+        const source = '<<' + text + '>>';
+        for (let k = 0; k + 1 < points.length; k++) {
+          const [a, b] = [points[k], points[k + 1]];
+          if (k % 2 === 0) stream.push(text.slice(a, b), 100 + a);
+          else stream.push(source, 100 + a, a + 2, b + 2);
+        }
+        stream.end();
+        expect(terms).toEqual(ref.terms);
+        expect(offsets).toEqual(ref.offsets);
+        expect(counter.vector()).toEqual(ref.vector);
+      }
+    }
+  });
+
+  it('breaks words at end(): pieces on either side tokenize as separate texts', () => {
+    const terms: string[] = [];
+    const stream = new TermStream('en', terms);
+    stream.push('coff', 0);
+    stream.end();
+    stream.push('ee running', 4);
+    stream.end();
+    expect(terms).toEqual([...tokenize('coff'), ...tokenize('ee running')]);
+    const joined: string[] = [];
+    const s2 = new TermStream('en', joined);
+    s2.push('coff', 0);
+    s2.push('ee running', 4);
+    s2.end();
+    expect(joined).toEqual(tokenize('coffee running'));
+  });
+
+  it('records the positions of watched terms while counting', () => {
+    const topic = tokenize('coffee brewing');
+    const terms: string[] = [];
+    const counter = new TermCounter();
+    counter.watch(topic, 'en', terms);
+    tokenizeInto('Coffee and tea. Brewing coffee takes time; brewed coffees too.', 'en', terms, undefined, 0, counter);
+    // A title tokenized into another array with the same counter is counted but not recorded.
+    tokenizeInto('Coffee title', 'en', [], undefined, 0, counter);
+    expect(counter.watchValid()).toBe(true);
+    const expected = terms.map((t, i) => (topic.includes(t) ? i : -1)).filter((i) => i >= 0);
+    expect(counter.watchHits).toEqual(expected);
+    expect(expected.length).toBe(5); // Coffee, Brewing, coffee, brewed, coffees ("brewing" and "brewed" stem to "brew")
+    expect(counter.vector().coffe).toBe(4);
+  });
+});
+
