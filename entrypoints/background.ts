@@ -6,11 +6,11 @@
 import { createFetcher } from '../lib/fetch/fetcher';
 import { createGuardedEvaluator } from '../lib/background/guarded-evaluator';
 import { LiveHub, type Subscription } from '../lib/background/live';
-import { createRelayEvaluator, offscreenEnsurer } from '../lib/background/relay-evaluator';
+import { createPortEvaluator, offscreenEnsurer, type EvaluatorPorts } from '../lib/background/relay-evaluator';
 import { createRequestHandler, plainStrategies } from '../lib/background/requests';
 import { CrawlRunner, type StartKind } from '../lib/background/runner';
 import { draftFromMenu, startHash, toSerpInfo, type MenuClick, type PageText } from '../lib/background/start-view';
-import { isForagerRequest, LIVE_PORT, type LiveClientMessage, type OffscreenRequest, type TabContext } from '../lib/protocol';
+import { isForagerRequest, LIVE_PORT, type EvaluatorPortHandoff, type LiveClientMessage, type TabContext } from '../lib/protocol';
 import { createIdbStore } from '../lib/store/idb-store';
 import { listStrategies } from '../lib/strategies/index';
 import type { Evaluator } from '../lib/types';
@@ -28,14 +28,20 @@ interface ChromeExtras {
   offscreen: { createDocument(p: { url: string; reasons: string[]; justification: string }): Promise<void> };
 }
 
+/** The service worker's `clients` (the DOM typings this project compiles with do not declare it). */
+interface ServiceWorkerClients {
+  matchAll(options: { includeUncontrolled: boolean; type: 'window' }): Promise<{ url: string; postMessage(message: unknown, transfer: Transferable[]): void }[]>;
+}
+
 function makeEvaluator(): Evaluator {
   if (import.meta.env.FIREFOX) {
     // Firefox's background is an event page: it has Worker itself.
     return createGuardedEvaluator({ spawn: spawnEvaluatorWorker, timeoutMs: 15_000 });
   }
   const chromeApi = (globalThis as unknown as { chrome: ChromeExtras }).chrome;
+  const clients = (globalThis as unknown as { clients: ServiceWorkerClients }).clients;
   const url = browser.runtime.getURL('/offscreen.html');
-  const ensure = offscreenEnsurer({
+  const ensureReady = offscreenEnsurer({
     exists: async () => (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
     create: () =>
       chromeApi.offscreen.createDocument({
@@ -44,7 +50,21 @@ function makeEvaluator(): Evaluator {
         justification: 'Parses and scores fetched pages in a Web Worker, off the service worker.',
       }),
   });
-  return createRelayEvaluator({ ensureReady: ensure, send: (m: OffscreenRequest) => browser.runtime.sendMessage(m) });
+  // Only when a new port is needed (first page, service-worker restart, Worker replaced): not per page.
+  const deliver = async (ports: EvaluatorPorts, replace: boolean) => {
+    for (let attempt = 0; ; attempt++) {
+      const offscreen = (await clients.matchAll({ includeUncontrolled: true, type: 'window' })).find((c) => c.url === url);
+      if (offscreen) {
+        const handoff: EvaluatorPortHandoff = { type: 'forager/evaluator-port', replace };
+        offscreen.postMessage(handoff, [ports.evaluator, ports.control]);
+        return;
+      }
+      // createDocument has resolved, so it is normally listed at once; allow it a moment on a loaded machine.
+      if (attempt >= 20) throw new Error('the offscreen document is not among the clients');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return createPortEvaluator({ ensureReady, deliver, timeoutMs: 15_000 });
 }
 
 /** Runs in the tab (serialized by scripting.executeScript): the page's title and first headings, for a topic. */
@@ -138,7 +158,7 @@ export default defineBackground(() => {
     !!sender && sender.id === browser.runtime.id && (sender.url ?? '').startsWith(ownPagePrefix);
 
   browser.runtime.onMessage.addListener((message: unknown, sender) => {
-    if (!isForagerRequest(message)) return undefined; // not ours (e.g. for the offscreen document)
+    if (!isForagerRequest(message)) return undefined; // not ours
     if (!fromOwnPage(sender)) return Promise.resolve({ ok: false, error: 'Not allowed.' });
     return handle(message);
   });

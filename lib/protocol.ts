@@ -5,13 +5,16 @@
  *   answered with a {@link Reply} (errors travel as data: a thrown error does not cross `runtime` messaging reliably).
  * - UI <- background: live updates over a `runtime.connect({ name: LIVE_PORT })` port. The client sends
  *   {@link LiveClientMessage}s, the background answers with a snapshot first and then throttled {@link LiveServerMessage} deltas.
- * - background -> offscreen document (Chrome only): {@link OffscreenRequest}s addressed with `target: 'offscreen'`.
- *   Chrome serializes runtime messages as JSON, so page bytes travel base64-encoded there (see `lib/background/wire`).
+ * - Evaluation in Chrome does not use runtime messaging (JSON, broadcast to every extension page): the service worker
+ *   posts an {@link EvaluatorPortHandoff} with two MessagePorts to the offscreen document (`Client.postMessage`,
+ *   structured clone), which hands the first on to its Worker ({@link WorkerPortHandoff}); from then on the service
+ *   worker calls the Worker directly over that port with comlink, page bytes transferred. The second port carries
+ *   {@link EvaluatorCrashNotice}s back.
  *
- * Every listener ignores messages not addressed to it: `isForagerRequest` / `isOffscreenRequest` are the guards.
+ * Every listener ignores messages not addressed to it: `isForagerRequest`, `isEvaluatorPortHandoff`, ... are the guards.
  */
 import type { CrawlRecord, CrawlSettings, SeedSource } from './store/types';
-import type { CrawlStats, PageEvaluation, PageResult, SkipRecord } from './types';
+import type { CrawlStats, PageResult, SkipRecord } from './types';
 
 /** Name of the runtime port for live updates. */
 export const LIVE_PORT = 'forager/live';
@@ -156,30 +159,40 @@ export type LiveServerMessage =
   /** The list of crawls changed (started, renamed, deleted): reload lists. */
   | { type: 'crawls-changed' };
 
-/** Base64-encoded evaluation input: what crosses Chrome's JSON runtime messaging. */
-export interface WireEvaluationInput {
-  url: string;
-  bodyBase64: string;
-  contentType?: string;
-  topic: { keywords: string; language?: string };
-  contextWindow?: number;
+/** Service worker -> offscreen document, with `ports: [evaluator, control]`: connect this port to the Worker. */
+export interface EvaluatorPortHandoff {
+  type: 'forager/evaluator-port';
+  /** Terminate the current Worker first (the last one missed a deadline and may be stuck in a loop). */
+  replace: boolean;
 }
 
-/** Requests from the service worker to the offscreen document. */
-export type OffscreenRequest =
-  | { target: 'offscreen'; type: 'evaluate'; input: WireEvaluationInput }
-  | { target: 'offscreen'; type: 'ping' };
+/** Offscreen document -> its Worker, with `ports: [evaluator]`: serve comlink calls on this port (instead of the last one). */
+export interface WorkerPortHandoff {
+  type: 'forager/worker-port';
+}
 
-export type OffscreenResponse = Reply<PageEvaluation> | Reply<'pong'>;
+/** Offscreen document -> service worker, on the control port: the Worker died; calls pending on it will never settle. */
+export interface EvaluatorCrashNotice {
+  type: 'forager/evaluator-crashed';
+  reason: string;
+}
 
-/** True for messages addressed to the offscreen document. */
-export function isOffscreenRequest(message: unknown): message is OffscreenRequest {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    (message as { target?: unknown }).target === 'offscreen' &&
-    typeof (message as { type?: unknown }).type === 'string'
-  );
+const hasType = (message: unknown, type: string): boolean =>
+  typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
+
+/** True for the service worker's port hand-off (the offscreen document's only message). */
+export function isEvaluatorPortHandoff(message: unknown): message is EvaluatorPortHandoff {
+  return hasType(message, 'forager/evaluator-port') && typeof (message as { replace?: unknown }).replace === 'boolean';
+}
+
+/** True for the offscreen document's hand-off of a port to its Worker. */
+export function isWorkerPortHandoff(message: unknown): message is WorkerPortHandoff {
+  return hasType(message, 'forager/worker-port');
+}
+
+/** True for a crash notice on the control port. */
+export function isEvaluatorCrashNotice(message: unknown): message is EvaluatorCrashNotice {
+  return hasType(message, 'forager/evaluator-crashed') && typeof (message as { reason?: unknown }).reason === 'string';
 }
 
 /** The stats a new crawl starts with. */

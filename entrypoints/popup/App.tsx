@@ -112,7 +112,7 @@ export function App() {
   );
 
   const liveSection = snap && (
-    <div class="section live" data-testid="live-section">
+    <div key="live" class="section live" data-testid="live-section">
       <CrawlPanel snapshot={snap} onError={setError} />
       <div class="list-box">
         <ResultList pages={snap.top} topic={snap.record.topic.keywords} language={snap.record.topic.language} limit={POPUP_TOP} />
@@ -123,6 +123,15 @@ export function App() {
         </button>
       </div>
     </div>
+  );
+
+  // While a crawl runs the form folds away under "New crawl"; otherwise it is open, its summary hidden
+  // (inline: the UA's `details > summary` display rule beats the `hidden` attribute).
+  const startBlock = (
+    <details key="start" class={running ? 'collapsed section' : undefined} open={!running}>
+      <summary style={running ? undefined : { display: 'none' }}>New crawl</summary>
+      {startSection}
+    </details>
   );
 
   return (
@@ -142,20 +151,13 @@ export function App() {
       ) : (
         <span />
       )}
-      {running ? (
-        <div style={{ display: 'grid', gridTemplateRows: '1fr auto', gap: '8px', minHeight: 0 }}>
-          {liveSection}
-          <details class="collapsed section">
-            <summary>New crawl</summary>
-            {startSection}
-          </details>
-        </div>
-      ) : (
-        <div style={{ display: 'grid', gridTemplateRows: snap ? 'auto 1fr' : 'auto', gap: '8px', minHeight: 0 }}>
-          {startSection}
-          {liveSection}
-        </div>
-      )}
+      {/*
+        One tree for both layouts: the start form keeps its place in it (keyed, only reordered), so the settings the
+        user typed survive a crawl starting (a form re-created under a new parent would come back with the defaults).
+      */}
+      <div style={{ display: 'grid', gridTemplateRows: running ? '1fr auto' : snap ? 'auto 1fr' : 'auto', gap: '8px', minHeight: 0 }}>
+        {running ? [liveSection, startBlock] : [startBlock, liveSection]}
+      </div>
     </main>
   );
 }

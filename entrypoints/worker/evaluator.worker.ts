@@ -1,10 +1,14 @@
 /**
- * The evaluator Web Worker: parses and scores pages off the main thread. Reached through comlink from the offscreen
- * document (Chrome) or the background page (Firefox). Imported with Vite's `?worker` suffix (see ./spawn.ts): WXT
- * rewrites import.meta.url, so `new Worker(new URL(...))` would point nowhere.
+ * The evaluator Web Worker: parses and scores pages off the main thread, served with comlink. Firefox's background
+ * page calls it over the Worker's own channel; in Chrome the offscreen document hands it a MessagePort whose other
+ * end the service worker holds (a `WorkerPortHandoff`), so calls go service worker -> Worker directly.
+ * Imported with Vite's `?worker` suffix (see ./spawn.ts): WXT rewrites import.meta.url, so `new Worker(new URL(...))`
+ * would point nowhere.
  */
 import * as Comlink from 'comlink';
+import type { EvaluatorEndpointApi } from '../../lib/background/relay-evaluator';
 import { evaluatePage } from '../../lib/html/evaluate';
+import { isWorkerPortHandoff } from '../../lib/protocol';
 import type { EvaluationInput, PageEvaluation } from '../../lib/types';
 
 const api = {
@@ -15,8 +19,19 @@ const api = {
   ping(): 'pong' {
     return 'pong';
   },
-};
+} satisfies EvaluatorEndpointApi;
 
 export type EvaluatorWorkerApi = typeof api;
 
+// The host's own channel (comlink ignores messages that are not its own, such as the hand-off below).
 Comlink.expose(api);
+
+/** The service worker's port: one at a time (a restarted service worker sends a new one; the old end is dead). */
+let servicePort: MessagePort | null = null;
+self.addEventListener('message', (event: MessageEvent) => {
+  const port = event.ports[0];
+  if (!isWorkerPortHandoff(event.data) || !port) return;
+  servicePort?.close();
+  servicePort = port;
+  Comlink.expose(api, port);
+});

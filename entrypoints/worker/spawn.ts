@@ -1,6 +1,7 @@
 /**
- * Starts the evaluator Worker and wraps it with comlink as an EvaluatorHandle for lib/background/guarded-evaluator.
- * Used by the offscreen document (Chrome) and the background page (Firefox), the two places that have `Worker`.
+ * Starts the evaluator Worker: `startEvaluatorWorker` for the offscreen document (Chrome), which only hands ports to
+ * it, and `spawnEvaluatorWorker` (wrapped with comlink as an EvaluatorHandle for lib/background/guarded-evaluator)
+ * for Firefox's background page, which calls it itself.
  */
 import * as Comlink from 'comlink';
 import type { EvaluatorHandle } from '../../lib/background/guarded-evaluator';
@@ -9,13 +10,19 @@ import type { EvaluatorWorkerApi } from './evaluator.worker';
 import EvaluatorWorker from './evaluator.worker.ts?worker';
 
 /** One Worker; `onCrash` fires when it dies on its own (an uncaught error or a message it cannot decode). */
-export function spawnEvaluatorWorker(onCrash: (reason: string) => void): EvaluatorHandle {
+export function startEvaluatorWorker(onCrash: (reason: string) => void): Worker {
   const worker = new EvaluatorWorker();
   worker.addEventListener('error', (event) => {
     event.preventDefault();
     onCrash(event.message || 'worker error');
   });
   worker.addEventListener('messageerror', () => onCrash('worker could not read a message'));
+  return worker;
+}
+
+/** One Worker behind comlink, as the guarded evaluator wants it. */
+export function spawnEvaluatorWorker(onCrash: (reason: string) => void): EvaluatorHandle {
+  const worker = startEvaluatorWorker(onCrash);
   const remote = Comlink.wrap<EvaluatorWorkerApi>(worker);
   return {
     evaluate(input) {

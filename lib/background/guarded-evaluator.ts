@@ -77,7 +77,8 @@ export function createGuardedEvaluator(options: GuardedEvaluatorOptions): Guarde
       settle(call, new Error(`evaluator could not start: ${error instanceof Error ? error.message : String(error)}`));
       return;
     }
-    call.generation = generation;
+    const mine = generation;
+    call.generation = mine;
     if (call.timer !== undefined) clearTimeout(call.timer);
     call.timer = setTimeout(() => {
       settle(call, new Error(`evaluation timed out after ${timeoutMs} ms`));
@@ -89,12 +90,14 @@ export function createGuardedEvaluator(options: GuardedEvaluatorOptions): Guarde
     } catch (error) {
       result = Promise.reject(error);
     }
+    // Only the instance this submission went to may settle it: after a restart the call may already be resubmitted
+    // (call.generation moved on), and the old instance's late failure must not settle the retry.
     result.then(
       (value) => {
-        if (call.generation === generation) settle(call, null, value);
+        if (mine === generation) settle(call, null, value);
       },
       (error: unknown) => {
-        if (call.generation === generation) settle(call, error instanceof Error ? error : new Error(String(error)));
+        if (mine === generation) settle(call, error instanceof Error ? error : new Error(String(error)));
       },
     );
   };

@@ -1,11 +1,21 @@
 /**
- * Chrome: the service worker has no Worker, so evaluation is relayed to the offscreen document (which runs the
- * Worker) over runtime messaging. This module holds the two browser-independent parts: the guarded creation of the
- * one offscreen document, and the Evaluator that sends inputs there with a deadline.
+ * Chrome: the service worker has no Worker, so the evaluator Worker lives in the offscreen document. This module holds
+ * the browser-independent parts of reaching it:
+ *
+ * - `offscreenEnsurer`: the guarded creation of the one offscreen document;
+ * - `createPortEvaluator`: an Evaluator that talks to the Worker directly over a MessagePort (comlink, page bytes
+ *   transferred), not through runtime messaging. Runtime messages are JSON (bytes as base64), go to every extension
+ *   page, and cost a hop through the offscreen document's main thread each; a port is structured clone, point to
+ *   point, ~0.1 ms a round trip. The port is made here and delivered once per Worker (see `deliver`); the
+ *   offscreen document is only looked up again when there is no live port.
+ *
+ * Runs under Node tests: MessageChannel is a global there too.
  */
-import type { OffscreenRequest, Reply } from '../protocol';
-import type { EvaluationInput, Evaluator, PageEvaluation } from '../types';
-import { toWire } from './wire';
+import * as Comlink from 'comlink';
+import { isEvaluatorCrashNotice, isEvaluatorPortHandoff, type EvaluatorCrashNotice, type WorkerPortHandoff } from '../protocol';
+import type { EvaluationInput, PageEvaluation } from '../types';
+import { createGuardedEvaluator, type GuardedEvaluator } from './guarded-evaluator';
+import { transferableCopy } from './wire';
 
 export interface OffscreenApi {
   /** True when the offscreen document exists (runtime.getContexts with contextTypes OFFSCREEN_DOCUMENT). */
@@ -37,12 +47,32 @@ export function offscreenEnsurer(api: OffscreenApi): () => Promise<void> {
   };
 }
 
-export interface RelayEvaluatorOptions {
+/** What the evaluator Worker serves with comlink (entrypoints/worker/evaluator.worker.ts). */
+export interface EvaluatorEndpointApi {
+  evaluate(input: EvaluationInput): PageEvaluation | Promise<PageEvaluation>;
+  ping(): 'pong' | Promise<'pong'>;
+}
+
+/** The far ends of a new connection, for the Worker's host. */
+export interface EvaluatorPorts {
+  /** To be handed to the Worker, which serves comlink calls on it. */
+  evaluator: MessagePort;
+  /** The host posts an EvaluatorCrashNotice here when its Worker dies. */
+  control: MessagePort;
+}
+
+export interface PortEvaluatorOptions {
+  /** Makes sure the Worker's host exists (the offscreen document); called only when a new port is needed. */
   ensureReady(): Promise<void>;
-  /** runtime.sendMessage; resolves to the offscreen document's reply. */
-  send(message: OffscreenRequest): Promise<unknown>;
-  /** Deadline of one relayed call. Default 20 000 ms: above the offscreen side's own 15 s, below Chrome's 30 s. */
+  /**
+   * Transfers `ports` to the Worker's host (Chrome: `Client.postMessage(EvaluatorPortHandoff, [evaluator, control])`).
+   * `replace`: the previous Worker missed a deadline or could not be reached; terminate it and start a new one.
+   */
+  deliver(ports: EvaluatorPorts, replace: boolean): Promise<void>;
+  /** Deadline of one evaluation, queueing included. Default 15 000 ms (below the 30 s a service worker survives). */
   timeoutMs?: number;
+  /** Deadline for a new port to answer a ping (host lookup and Worker start included). Default 10 000 ms. */
+  connectTimeoutMs?: number;
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -61,45 +91,122 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
   });
 }
 
-function isReply(value: unknown): value is Reply<PageEvaluation> {
-  return typeof value === 'object' && value !== null && typeof (value as { ok?: unknown }).ok === 'boolean';
+/**
+ * An Evaluator that calls the Worker over a MessagePort of its own. Built on the guarded evaluator: a call past its
+ * deadline, a crash notice from the host, or a port that cannot be set up (no host, no answer to a ping) replaces the
+ * connection, and the next one asks the host for a fresh Worker. Calls caught up in a replacement are retried once.
+ * A dead port that says nothing (the offscreen document closed under it) is found by the call deadline.
+ */
+export function createPortEvaluator(options: PortEvaluatorOptions): GuardedEvaluator {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 10_000;
+  /** Set when a connection is given up: the Worker behind it may be stuck, so the next one asks for a new Worker. */
+  let replaceNext = false;
+  return createGuardedEvaluator({
+    timeoutMs: options.timeoutMs ?? 15_000,
+    spawn(onCrash) {
+      const replace = replaceNext;
+      replaceNext = false;
+      const calls = new MessageChannel();
+      const control = new MessageChannel();
+      let closed = false;
+      control.port1.addEventListener('message', (event: MessageEvent) => {
+        if (!closed && isEvaluatorCrashNotice(event.data)) onCrash(event.data.reason);
+      });
+      control.port1.start();
+      const remote = Comlink.wrap<EvaluatorEndpointApi>(calls.port1);
+      const ready = (async () => {
+        await options.ensureReady();
+        await options.deliver({ evaluator: calls.port2, control: control.port2 }, replace);
+        // Queued messages wait for the far end to start listening; a ping proves it does (and the Worker is not stuck).
+        await withTimeout(remote.ping(), connectTimeoutMs, 'connecting to the evaluator');
+      })();
+      ready.catch((error: unknown) => {
+        if (!closed) onCrash(`not reachable (${error instanceof Error ? error.message : String(error)})`);
+      });
+      return {
+        async evaluate(input) {
+          await ready;
+          const { input: own, transfer } = transferableCopy(input);
+          return remote.evaluate(Comlink.transfer(own, transfer));
+        },
+        terminate() {
+          closed = true;
+          replaceNext = true;
+          // Closing our ends is all we can do here; the host drops its Worker on the next hand-off with replace.
+          calls.port1.close();
+          control.port1.close();
+        },
+      };
+    },
+  });
+}
+
+/** The part of a Worker the host uses (a real Worker, or a fake in tests). */
+export interface WorkerLike {
+  postMessage(message: unknown, transfer: Transferable[]): void;
+  terminate(): void;
+}
+
+export interface EvaluatorHost {
+  /**
+   * Handles one message from the service worker: true when it was a port hand-off (connected to the Worker), false
+   * when it was not addressed here or lacked its ports.
+   */
+  accept(message: unknown, ports: readonly MessagePort[]): boolean;
+  /** Workers started so far. */
+  readonly spawned: number;
 }
 
 /**
- * An Evaluator that relays to the offscreen document. A missing receiver (document closed, not yet listening) is
- * retried once after re-ensuring the document; every failure ends as a thrown Error, which the crawl records as an
- * 'evaluation' skip.
+ * The offscreen document's half: keeps one Worker and connects it to each port the service worker hands over (a
+ * restarted service worker gets the running Worker back; `replace` gets a new one). A crashed Worker is dropped and
+ * reported on the latest control port, so the service worker retries at once instead of waiting for its deadline.
  */
-export function createRelayEvaluator(options: RelayEvaluatorOptions): Evaluator {
-  const timeoutMs = options.timeoutMs ?? 20_000;
-  const once = async (input: EvaluationInput): Promise<PageEvaluation> => {
-    await options.ensureReady();
-    const reply = await withTimeout(
-      options.send({ target: 'offscreen', type: 'evaluate', input: toWire(input) }),
-      timeoutMs,
-      'evaluation',
-    );
-    if (!isReply(reply)) throw new ReceiverMissing();
-    if (!reply.ok) throw new Error(reply.error);
-    return reply.value;
+export function createEvaluatorHost(options: { spawn(onCrash: (reason: string) => void): WorkerLike }): EvaluatorHost {
+  let worker: WorkerLike | null = null;
+  let generation = 0;
+  let spawned = 0;
+  let control: MessagePort | null = null;
+  const notice = (reason: string): EvaluatorCrashNotice => ({ type: 'forager/evaluator-crashed', reason });
+  const drop = () => {
+    const old = worker;
+    worker = null;
+    generation++;
+    try {
+      old?.terminate();
+    } catch {
+      // already gone
+    }
   };
   return {
-    async evaluate(input) {
-      try {
-        return await once(input);
-      } catch (error) {
-        const missing =
-          error instanceof ReceiverMissing ||
-          (error instanceof Error && /receiving end does not exist|could not establish connection/i.test(error.message));
-        if (!missing) throw error;
-        return once(input);
+    get spawned() {
+      return spawned;
+    },
+    accept(message, ports) {
+      if (!isEvaluatorPortHandoff(message) || ports.length < 2) return false;
+      const [evaluator, nextControl] = ports;
+      control?.close(); // one service worker at a time: the previous connection is over
+      control = nextControl;
+      if (message.replace) drop();
+      if (!worker) {
+        const mine = ++generation;
+        try {
+          spawned++;
+          worker = options.spawn((reason) => {
+            if (mine !== generation) return;
+            drop();
+            control?.postMessage(notice(reason));
+          });
+        } catch (error) {
+          worker = null;
+          control.postMessage(notice(`could not start: ${error instanceof Error ? error.message : String(error)}`));
+          evaluator.close();
+          return true;
+        }
       }
+      const handoff: WorkerPortHandoff = { type: 'forager/worker-port' };
+      worker.postMessage(handoff, [evaluator]);
+      return true;
     },
   };
-}
-
-class ReceiverMissing extends Error {
-  constructor() {
-    super('the offscreen evaluator did not answer');
-  }
 }

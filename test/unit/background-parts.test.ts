@@ -2,14 +2,29 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/background/guarded-evaluator';
 import { highlightSegments, topicTerms } from '../../lib/background/highlight';
 import { LiveHub, mergeResults } from '../../lib/background/live';
-import { createRelayEvaluator, offscreenEnsurer } from '../../lib/background/relay-evaluator';
+import * as Comlink from 'comlink';
+import {
+  createEvaluatorHost,
+  createPortEvaluator,
+  offscreenEnsurer,
+  type EvaluatorEndpointApi,
+  type EvaluatorPorts,
+  type WorkerLike,
+} from '../../lib/background/relay-evaluator';
 import { createRequestHandler, plainStrategies } from '../../lib/background/requests';
 import { CrawlRunner } from '../../lib/background/runner';
 import { crawlPolicy, guardPrivateHosts, validateStart } from '../../lib/background/settings';
 import { draftFromMenu, draftFromSerp, parseStartHash, startHash, toSerpInfo, topicFromPage } from '../../lib/background/start-view';
-import { base64ToBytes, bytesToBase64, fromWire, toWire, transferableCopy } from '../../lib/background/wire';
+import { transferableCopy } from '../../lib/background/wire';
 import { localEvaluator } from '../../lib/html/evaluate';
-import { isForagerRequest, isOffscreenRequest, type LiveServerMessage, type OffscreenRequest } from '../../lib/protocol';
+import {
+  isEvaluatorCrashNotice,
+  isEvaluatorPortHandoff,
+  isForagerRequest,
+  isWorkerPortHandoff,
+  type EvaluatorPortHandoff,
+  type LiveServerMessage,
+} from '../../lib/protocol';
 import { createMemoryStore } from '../../lib/store/memory-store';
 import type { CrawlRecord } from '../../lib/store/types';
 import { listStrategies } from '../../lib/strategies/index';
@@ -27,25 +42,6 @@ afterEach(() => {
 });
 
 describe('wire', () => {
-  it('round-trips bytes through base64, including every byte value and large bodies', () => {
-    const bytes = new Uint8Array(300_000);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) & 0xff;
-    const back64 = base64ToBytes(bytesToBase64(bytes));
-    expect(back64.length).toBe(bytes.length);
-    expect(back64.every((b, i) => b === bytes[i])).toBe(true);
-    const wire = toWire({ ...input(), contentType: 'text/html; charset=windows-1252', contextWindow: 4 });
-    expect(JSON.parse(JSON.stringify(wire))).toEqual(wire); // survives Chrome's JSON messaging
-    const back = fromWire(JSON.parse(JSON.stringify(wire)));
-    expect(back.body).toEqual(input().body);
-    expect(back.contentType).toBe('text/html; charset=windows-1252');
-    expect(back.contextWindow).toBe(4);
-  });
-
-  it('rejects malformed wire input clearly', () => {
-    expect(() => fromWire(null)).toThrow(/malformed/);
-    expect(() => fromWire({ url: 'x', bodyBase64: 'AAAA' })).toThrow(/topic/);
-  });
-
   it('transfers a copy, never the caller\'s buffer', () => {
     const big = new Uint8Array(100);
     const view = big.subarray(10, 20);
@@ -164,39 +160,190 @@ describe('offscreen relay', () => {
     });
     await expect(ensure()).resolves.toBeUndefined();
   });
+});
 
-  it('relays evaluations as JSON-safe messages and retries once when the receiver is missing', async () => {
-    const sent: OffscreenRequest[] = [];
+describe('port relay (service worker -> offscreen host -> Worker), over real MessageChannels', () => {
+  /** A stand-in for the Worker: serves comlink on each handed-over port, as entrypoints/worker/evaluator.worker.ts does. */
+  interface FakeWorker extends WorkerLike {
+    terminated: boolean;
+    urls: string[];
+    crash(reason: string): void;
+  }
+  function fakeWorkers(behaviour: (url: string, n: number) => 'ok' | 'hang' = () => 'ok') {
+    const workers: FakeWorker[] = [];
+    const spawn = (onCrash: (reason: string) => void): FakeWorker => {
+      const n = workers.length;
+      let port: MessagePort | null = null;
+      const api: EvaluatorEndpointApi = {
+        evaluate: (inp) => {
+          w.urls.push(inp.url);
+          return behaviour(inp.url, n) === 'hang' ? new Promise<PageEvaluation>(() => undefined) : localEvaluator.evaluate(inp);
+        },
+        ping: () => 'pong',
+      };
+      const w: FakeWorker = {
+        terminated: false,
+        urls: [],
+        postMessage(message, transfer) {
+          if (!isWorkerPortHandoff(message)) return;
+          port?.close();
+          port = transfer[0] as MessagePort;
+          Comlink.expose(api, port);
+        },
+        terminate() {
+          w.terminated = true;
+          port?.close();
+        },
+        crash: onCrash,
+      };
+      workers.push(w);
+      return w;
+    };
+    return { workers, spawn };
+  }
+
+  /** The service worker's side wired to a host the way background.ts and offscreen/main.ts wire them. */
+  function relay(host: ReturnType<typeof createEvaluatorHost>, opts: { timeoutMs?: number; connectTimeoutMs?: number; reachable?: () => boolean } = {}) {
+    const handoffs: EvaluatorPortHandoff[] = [];
     let ensured = 0;
-    let first = true;
-    const ev = createRelayEvaluator({
+    const evaluator = createPortEvaluator({
       ensureReady: async () => void ensured++,
-      send: async (m) => {
-        sent.push(JSON.parse(JSON.stringify(m)));
-        if (first) {
-          first = false;
-          throw new Error('Could not establish connection. Receiving end does not exist.');
-        }
-        if (m.type !== 'evaluate') return { ok: true, value: 'pong' };
-        return { ok: true, value: await localEvaluator.evaluate(fromWire(m.input)) };
+      deliver: async (ports: EvaluatorPorts, replace) => {
+        if (opts.reachable && !opts.reachable()) throw new Error('the offscreen document is not among the clients');
+        const handoff: EvaluatorPortHandoff = { type: 'forager/evaluator-port', replace };
+        handoffs.push(handoff);
+        expect(host.accept(handoff, [ports.evaluator, ports.control])).toBe(true);
       },
+      timeoutMs: opts.timeoutMs ?? 10_000,
+      connectTimeoutMs: opts.connectTimeoutMs,
     });
-    const out = await ev.evaluate(input('Coffee corner'));
-    expect(out.title).toBe('Coffee corner');
-    expect(sent).toHaveLength(2);
-    expect(ensured).toBe(2);
-    expect(isOffscreenRequest(sent[0])).toBe(true);
-    expect(isForagerRequest(sent[0])).toBe(false); // the background's own handler ignores it
+    return { evaluator, handoffs, ensured: () => ensured };
+  }
+
+  it('evaluates over the port, connecting once for many calls, and never detaches the caller\'s bytes', async () => {
+    const { workers, spawn } = fakeWorkers();
+    const host = createEvaluatorHost({ spawn });
+    const { evaluator, handoffs, ensured } = relay(host);
+    try {
+      const inputs = Array.from({ length: 20 }, (_, i) => ({ ...input(`Coffee ${i}`), url: `https://a.example.com/${i}` }));
+      const out = await Promise.all(inputs.map((x) => evaluator.evaluate(x)));
+      expect(out.map((o) => o.title)).toEqual(inputs.map((_, i) => `Coffee ${i}`));
+      expect(out[0]).toEqual(await localEvaluator.evaluate(inputs[0])); // the same answer as in-process
+      expect(inputs.every((x) => x.body.byteLength > 0)).toBe(true); // a copy was transferred, not the original
+      expect(ensured()).toBe(1); // the offscreen document is looked up per connection, not per page
+      expect(handoffs).toEqual([{ type: 'forager/evaluator-port', replace: false }]);
+      expect(workers).toHaveLength(1);
+      expect(workers[0].urls).toHaveLength(20);
+    } finally {
+      evaluator.dispose();
+    }
   });
 
-  it('turns an error reply or silence into a thrown error (recorded as an evaluation skip)', async () => {
-    const failing = createRelayEvaluator({ ensureReady: async () => undefined, send: async () => ({ ok: false, error: 'evaluation timed out after 15000 ms' }) });
-    await expect(failing.evaluate(input())).rejects.toThrow(/timed out/);
-    vi.useFakeTimers();
-    const silent = createRelayEvaluator({ ensureReady: async () => undefined, send: () => new Promise(() => undefined), timeoutMs: 500 });
-    const p = silent.evaluate(input()).catch((e: Error) => e.message);
-    await vi.advanceTimersByTimeAsync(500);
-    expect(await p).toMatch(/timed out after 500 ms/);
+  it('a restarted service worker gets the running Worker back on a new port', async () => {
+    const { workers, spawn } = fakeWorkers();
+    const host = createEvaluatorHost({ spawn });
+    const first = relay(host);
+    const second = relay(host);
+    try {
+      await first.evaluator.evaluate(input('One'));
+      await expect(second.evaluator.evaluate(input('Two'))).resolves.toMatchObject({ title: 'Two' });
+      expect(host.spawned).toBe(1);
+      expect(workers[0].terminated).toBe(false);
+      expect(second.handoffs).toEqual([{ type: 'forager/evaluator-port', replace: false }]);
+    } finally {
+      first.evaluator.dispose();
+      second.evaluator.dispose();
+    }
+  });
+
+  it('replaces a Worker stuck past the deadline: the culprit fails, the others are retried on the new Worker', async () => {
+    // The first Worker hangs on everything; later ones answer.
+    const { workers, spawn } = fakeWorkers((_url, n) => (n === 0 ? 'hang' : 'ok'));
+    const host = createEvaluatorHost({ spawn });
+    const { evaluator, handoffs } = relay(host, { timeoutMs: 300 });
+    try {
+      const settle = (title: string) =>
+        evaluator.evaluate({ ...input(title), url: `https://a.example.com/${title}` }).then(
+          (v) => v.title,
+          (e: Error) => e.message,
+        );
+      const results = await Promise.all([settle('A'), settle('B')]);
+      expect(results.filter((r) => /timed out after 300 ms/.test(r))).toHaveLength(1);
+      expect(results.filter((r) => r === 'A' || r === 'B')).toHaveLength(1);
+      expect(workers[0].terminated).toBe(true);
+      expect(handoffs.map((h) => h.replace)).toEqual([false, true]);
+      await expect(evaluator.evaluate(input('Next'))).resolves.toMatchObject({ title: 'Next' });
+      expect(host.spawned).toBe(2);
+    } finally {
+      evaluator.dispose();
+    }
+  });
+
+  it('hears of a crashed Worker from the host at once and retries on a new one', async () => {
+    let hang = true;
+    const { workers, spawn } = fakeWorkers(() => (hang ? 'hang' : 'ok'));
+    const host = createEvaluatorHost({ spawn });
+    const { evaluator } = relay(host, { timeoutMs: 60_000 }); // far beyond the test: only the notice can settle it
+    try {
+      const p = evaluator.evaluate(input('Survivor'));
+      while (workers.length === 0 || workers[0].urls.length === 0) await new Promise((r) => setTimeout(r, 5));
+      hang = false;
+      workers[0].crash('out of memory');
+      await expect(p).resolves.toMatchObject({ title: 'Survivor' });
+      expect(workers[0].terminated).toBe(true);
+      expect(host.spawned).toBe(2);
+    } finally {
+      evaluator.dispose();
+    }
+  });
+
+  it('an unreachable or silent host becomes an evaluation error, and a later call connects again', async () => {
+    const { spawn } = fakeWorkers();
+    const host = createEvaluatorHost({ spawn });
+    let reachable = false;
+    const { evaluator, handoffs } = relay(host, { reachable: () => reachable });
+    try {
+      await expect(evaluator.evaluate(input())).rejects.toThrow(/not reachable.*not among the clients/);
+      reachable = true;
+      await expect(evaluator.evaluate(input('Back'))).resolves.toMatchObject({ title: 'Back' });
+      expect(handoffs.at(-1)?.replace).toBe(true);
+    } finally {
+      evaluator.dispose();
+    }
+    // A host that takes the ports but never serves them: the ping deadline gives up on it.
+    const silent = createPortEvaluator({ ensureReady: async () => undefined, deliver: async () => undefined, connectTimeoutMs: 200 });
+    await expect(silent.evaluate(input())).rejects.toThrow(/connecting to the evaluator timed out after 200 ms/);
+    silent.dispose();
+  });
+
+  it('the host ignores foreign messages and reports a Worker that cannot start on the control port', async () => {
+    const host = createEvaluatorHost({
+      spawn: () => {
+        throw new Error('Worker is not defined');
+      },
+    });
+    const { port1, port2 } = new MessageChannel();
+    const control = new MessageChannel();
+    try {
+      expect(host.accept({ type: 'forager/start' }, [port1, control.port2])).toBe(false);
+      expect(host.accept({ type: 'forager/evaluator-port', replace: false }, [port1])).toBe(false); // ports missing
+      const notice = new Promise<unknown>((resolve) => control.port1.addEventListener('message', (e) => resolve((e as MessageEvent).data), { once: true }));
+      control.port1.start();
+      expect(host.accept({ type: 'forager/evaluator-port', replace: false }, [port1, control.port2])).toBe(true);
+      const got = await notice;
+      expect(isEvaluatorCrashNotice(got)).toBe(true);
+      expect((got as { reason: string }).reason).toMatch(/could not start: Worker is not defined/);
+    } finally {
+      port2.close();
+      control.port1.close();
+    }
+    // The guards keep the protocols apart.
+    const handoff = { type: 'forager/evaluator-port', replace: true };
+    expect(isEvaluatorPortHandoff(handoff)).toBe(true);
+    expect(isForagerRequest(handoff)).toBe(false);
+    expect(isEvaluatorPortHandoff({ type: 'forager/evaluator-port' })).toBe(false);
+    expect(isWorkerPortHandoff(handoff)).toBe(false);
+    expect(isEvaluatorCrashNotice({ type: 'forager/evaluator-crashed' })).toBe(false);
   });
 });
 
