@@ -4,6 +4,7 @@
  *
  * Metrics (see lab/README.md for the reasoning):
  * - recall: target recall, seeds excluded;
+ * - recall-area: the recall curve's area up to the budget (mean of recall after every `step` pages and at the budget);
  * - harvest: mean TF-IDF cosine of the crawled non-seed pages to the topic description (IDF over the corpus);
  * - lexical@k: share of the top-k pages of a BM25 ranking of the corpus against the description that were crawled;
  * - linkage@k: the same for the ranking by distinct topic keywords contained, ties broken by corpus PageRank.
@@ -108,7 +109,7 @@ export function analyze(
   /** topic -> task -> metric -> (pages, budget) -> value */
   type Evaluate = (pages: CrawlRecord['pages'], budget: number) => number;
   const metricFns = new Map<string, Map<TaskId, Map<string, Evaluate>>>();
-  const metricNames = ['recall', 'harvest', ...options.ks.map((k) => `lexical@${k}`), ...options.ks.map((k) => `linkage@${k}`)];
+  const metricNames = ['recall', 'recall-area', 'harvest', ...options.ks.map((k) => `lexical@${k}`), ...options.ks.map((k) => `linkage@${k}`)];
   const maxK = Math.max(...options.ks);
 
   for (const topic of topics) {
@@ -134,6 +135,14 @@ export function analyze(
       statics.push({ topic: topic.id, task, lexical: lexTop, linkage: linkTop });
       const fns = new Map<string, Evaluate>();
       fns.set('recall', (pages, b) => setRecall(pages, b, topic.targets, seeds));
+      // Area under the recall curve up to the budget, normalised: the mean of recall after every `step` pages.
+      // It rewards finding targets early, which recall at the budget alone does not.
+      fns.set('recall-area', (pages, b) => {
+        let sum = 0;
+        let n = 0;
+        for (let p = step; p < b; p += step, n++) sum += setRecall(pages, p, topic.targets, seeds);
+        return (sum + setRecall(pages, b, topic.targets, seeds)) / (n + 1);
+      });
       fns.set('harvest', (pages, b) => meanOverCrawl(pages, b, sim));
       for (const k of options.ks) {
         fns.set(`lexical@${k}`, (pages, b) => setRecall(pages, b, lexTop.slice(0, k), seeds));
