@@ -17,8 +17,9 @@ const HELP = `Usage: npm run crawl -- "<topic keywords>" <seed URL>... [options]
 Crawls outward from the seed URLs and prints the pages most similar to the topic.
 
 Options:
-  --strategy NAME       crawl strategy (default best-n-first); also bfs1, bfs16, best-first, breadth-first, ...
-  --n N                 greediness of Best-N-First: links fetched per round (default 16; 1 = greedy Best-First)
+  --strategy NAME       crawl strategy (default forager); also best-n-first, bfs1, bfs16, best-first, breadth-first,
+                        shark-search, pagerank, infospiders, anchor-text, adaptive-bnf (--list-strategies)
+  --n N                 links fetched per round (greediness; Best-N-First's N, 1 = greedy Best-First)
   --param KEY=VALUE     any other strategy parameter (repeatable)
   --max-pages N         pages to evaluate (default 500)
   --max-buffer N        frontier capacity MAX_BUFFER (default 256)
@@ -129,7 +130,7 @@ async function main(): Promise<void> {
 
   let spec: { name: string; params: Record<string, number | string | boolean> };
   try {
-    spec = strategySpec(o.strategy ?? 'best-n-first');
+    spec = strategySpec(o.strategy ?? 'forager');
   } catch (error) {
     fail((error as Error).message);
   }
@@ -180,6 +181,11 @@ async function main(): Promise<void> {
     });
   } catch (error) {
     fail((error as Error).message);
+  }
+
+  const initial = run.checkpoint();
+  if (initial.seeds.length === 0) {
+    fail(`no usable seed URL: ${initial.skips.map((k) => `"${k.url}" (${k.detail})`).join(', ')}`);
   }
 
   const save = (cp: CrawlCheckpoint) => {
