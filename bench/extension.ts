@@ -44,7 +44,8 @@ const WEB = { seed: 2, pagesPerTopic: 200 } as const;
 const CONCURRENCY = 6;
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_BUFFER = 256;
-const STRATEGY = { name: 'best-n-first', params: { n: 16 }, seed: 1 };
+// The popup's default strategy and N (lib/background/settings.ts, lib/strategies/forager.ts).
+const STRATEGY = { name: 'forager', params: { n: 8 }, seed: 1 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

@@ -226,7 +226,7 @@ export function CrawlPanel({ snapshot, onError, children }: { snapshot: CrawlSna
 
 // ---------------------------------------------------------------- start form
 
-function NumberField(props: { label: string; value: number; min?: number; max?: number; step?: number; testid: string; title?: string; onInput(v: number): void }) {
+function NumberField(props: { label: string; value: number; min?: number; max?: number; step?: number | 'any'; testid: string; title?: string; onInput(v: number): void }) {
   return (
     <label class="field" title={props.title}>
       <span>{props.label}</span>
@@ -245,6 +245,33 @@ function NumberField(props: { label: string; value: number; min?: number; max?: 
       />
     </label>
   );
+}
+
+/**
+ * Number fields for a strategy's numeric parameters. Greediness (`n`) stays in reach; the rest sit under Advanced.
+ * Non-integer parameters get step "any": with the default step of 1 the browser would refuse to submit 0.5.
+ */
+function paramFields(
+  strategy: StrategyInfo | undefined,
+  settings: CrawlSettings,
+  setParam: (name: string, value: number) => void,
+  which: (p: StrategyInfo['params'][number]) => boolean,
+) {
+  return strategy?.params
+    .filter((p) => typeof p.default === 'number' && which(p))
+    .map((p) => (
+      <NumberField
+        key={p.name}
+        label={p.label}
+        title={p.description}
+        value={Number(settings.params[p.name] ?? p.default)}
+        min={p.min}
+        max={p.max}
+        step={p.integer ? 1 : 'any'}
+        testid={`param-${p.name}`}
+        onInput={(v) => setParam(p.name, v)}
+      />
+    ));
 }
 
 /** The settings and the Crawl button. `editableSeeds` shows the seeds as a textarea (start view); else a count and a list. */
@@ -320,20 +347,7 @@ export function StartForm(props: {
         </details>
       )}
       <div class="row-fields">
-        {strategy?.params
-          .filter((p) => typeof p.default === 'number')
-          .map((p) => (
-            <NumberField
-              key={p.name}
-              label={p.label}
-              title={p.description}
-              value={Number(settings.params[p.name] ?? p.default)}
-              min={p.min}
-              max={p.max}
-              testid={`param-${p.name}`}
-              onInput={(v) => setParam(p.name, v)}
-            />
-          ))}
+        {paramFields(strategy, settings, setParam, (p) => p.name === 'n')}
         <NumberField label="Page budget" value={settings.maxPages} min={1} max={100000} testid="max-pages" onInput={(v) => set({ maxPages: v })} />
       </div>
       <details class="advanced" data-testid="advanced">
@@ -348,6 +362,7 @@ export function StartForm(props: {
             ))}
           </select>
         </label>
+        <div class="row-fields">{paramFields(strategy, settings, setParam, (p) => p.name !== 'n')}</div>
         <div class="row-fields">
           <NumberField label="Frontier size" value={settings.maxBuffer} min={1} max={100000} testid="max-buffer" onInput={(v) => set({ maxBuffer: v })} />
           <NumberField
