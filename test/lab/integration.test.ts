@@ -113,7 +113,7 @@ describe('lab run on a generated web', () => {
     expect(res.meta.corpus.pages).toBe(1 + 12 + 6 + 36 + 1);
     expect(res.meta.corpus.hubs).toBe(1);
     const metrics = new Set(res.results.map((x) => x.metric));
-    expect([...metrics].sort()).toEqual(['harvest', 'lexical@3', 'lexical@5', 'linkage@3', 'linkage@5', 'recall']);
+    expect([...metrics].sort()).toEqual(['harvest', 'lexical@3', 'lexical@5', 'linkage@3', 'linkage@5', 'recall', 'recall-area']);
     const cell = (task: number, strategy: string, metric: string, budget: number) =>
       res.results.find((x) => x.task === task && x.strategy === strategy && x.metric === metric)!.budgets[String(budget)];
     for (const x of res.results) {
@@ -130,6 +130,12 @@ describe('lab run on a generated web', () => {
     const breadthSolar = cell(2, 'breadth-first', 'recall', 20).perTopic.solar;
     expect(bfsSolar).toBeGreaterThan(breadthSolar);
     expect(bfsSolar).toBe(1);
+    // The recall curve's area at a budget is the mean of the recall points up to it (step 5: 5, 10, 15, 20).
+    const dyn = res.results.find((x) => x.task === 2 && x.strategy === 'breadth-first' && x.metric === 'recall')!.dynamic.perTopic.solar;
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    expect(cell(2, 'breadth-first', 'recall-area', 20).perTopic.solar).toBeCloseTo(mean(dyn), 10);
+    expect(cell(2, 'breadth-first', 'recall-area', 10).perTopic.solar).toBeCloseTo(mean(dyn.slice(0, 2)), 10);
+    expect(cell(2, 'bfs1', 'recall-area', 20).perTopic.solar).toBeGreaterThan(cell(2, 'breadth-first', 'recall-area', 20).perTopic.solar);
     // Task 1 seeds are targets: recall counts only the four others.
     expect(cell(1, 'bfs1', 'recall', 10).perTopic.solar).toBe(1);
     // the knots targets on the misc site are only reachable through rewritten absolute links
