@@ -25,9 +25,9 @@ export interface LinkFeature {
   anchorText: string;
   /** Stemmed, stop-word-free terms of the anchor text. */
   anchorTerms: string[];
-  /** Stemmed terms just before the link (nearest last), up to the context window. */
+  /** Stemmed terms just before the link (nearest last), up to the context window size. */
   contextBefore: string[];
-  /** Stemmed terms just after the link (nearest first), up to the context window. */
+  /** Stemmed terms just after the link (nearest first), up to the context window size. */
   contextAfter: string[];
   /** rel=nofollow on the link. */
   nofollow: boolean;

@@ -1,5 +1,5 @@
 /**
- * Chrome: the service worker has no Worker, so the evaluator Worker lives in the offscreen document. This module holds
+ * Chrome: the service worker has no Worker, so the evaluator Worker lives in the offscreen document; this module holds
  * the browser-independent parts of reaching it:
  *
  * - `offscreenEnsurer`: the guarded creation of the one offscreen document;

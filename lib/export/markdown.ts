@@ -53,7 +53,7 @@ function summary(record: CrawlRecord): string {
   return parts.map(escapeMarkdown).join(' · ');
 }
 
-/** The Markdown document. Only http(s) pages are listed (noindex pages left out); an empty title shows the URL. */
+/** The Markdown text. Only http(s) pages are listed (noindex pages left out); an empty title shows the URL. */
 export function toMarkdown(record: CrawlRecord, pages: PageResult[]): string {
   const heading = oneLine(record?.topic?.keywords) || crawlTitle(record);
   const out = [`# ${escapeMarkdown(heading)}`, '', summary(record), ''];

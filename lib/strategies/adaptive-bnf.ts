@@ -22,7 +22,7 @@ export interface NChange {
   atPage: number;
   from: number;
   to: number;
-  /** Harvest of the previous and of the last window. */
+  /** Harvest of the previous and of the last window (of pages). */
   before: number;
   after: number;
 }
@@ -69,7 +69,7 @@ export class AdaptiveBestNFirst implements Strategy {
     for (const link of page.links) this.frontier.add({ url: link.url, score, depth: page.depth + 1, from: page.url });
   }
 
-  /** Feeds one page's similarity into the harvest window, adapting N at the end of each window. */
+  /** Feeds one page's similarity into the harvest window, adapting N at the end of each window of pages. */
   private observe(score: number): void {
     this.windowSum += score;
     this.windowCount++;

@@ -397,9 +397,9 @@ export function cooccurringTerm(page: EvaluatedPage, keywords: readonly string[]
   const tf = page.evaluation.terms ?? {};
   const counts = new Map<string, number>();
   for (const link of page.evaluation.links) {
-    const window = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter];
-    if (!window.some((t) => kw.has(t))) continue;
-    for (const t of window) if (!kw.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const nearby = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter];
+    if (!nearby.some((t) => kw.has(t))) continue;
+    for (const t of nearby) if (!kw.has(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
   }
   let best: string | undefined;
   let bestC = 0;
