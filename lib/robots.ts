@@ -13,7 +13,7 @@
  * Successful and 4xx results are cached for `ttlMs` (default 24 h, the RFC's upper bound).
  */
 import robotsParser from 'robots-parser';
-import { isLoopbackHost, isPrivateHost, type UrlPolicy } from './url/rules';
+import { privateHostAllowed, type UrlPolicy } from './url/rules';
 import {
   DEFAULT_USER_AGENT,
   Deadline,
@@ -79,7 +79,7 @@ function checkRobotsHop(url: string, policy: UrlPolicy = {}): { ok: true } | { o
   if (policy.allowedHosts && !policy.allowedHosts.some((h) => host === h.toLowerCase() || host.endsWith(`.${h.toLowerCase()}`))) {
     return { ok: false, detail: `host ${host} not allowed` };
   }
-  if (policy.allowPrivate !== true && isPrivateHost(host) && !(policy.allowPrivate === 'loopback' && isLoopbackHost(host))) return { ok: false, detail: `private or local host ${host}` };
+  if (!privateHostAllowed(host, policy)) return { ok: false, detail: `private or local host ${host}` };
   return { ok: true };
 }
 

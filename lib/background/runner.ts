@@ -21,7 +21,7 @@ import { emptyStats } from '../protocol';
 import type { CrawlRecord, CrawlSettings, CrawlStore } from '../store/types';
 import type { CrawlCheckpoint, CrawlEvent, CrawlStats, Evaluator, PageFetcher, PageResult, SkipRecord } from '../types';
 import type { UrlPolicy } from '../url/rules';
-import { crawlPolicy, guardPrivateHosts, MAX_NAME_LENGTH, privateSeedHosts, validateStart } from './settings';
+import { crawlPolicy, MAX_NAME_LENGTH, validateStart } from './settings';
 
 export interface RunnerDeps {
   store: CrawlStore;
@@ -312,7 +312,7 @@ export class CrawlRunner {
     // Whatever the checkpoint holds is in the page list too (idempotent: pages are keyed by URL).
     if (checkpoint?.results.length) await this.deps.store.addPages(record.id, checkpoint.results);
     const policy = crawlPolicy(record.seeds, record.settings);
-    const fetcher = guardPrivateHosts(this.deps.makeFetcher(record.settings, policy), privateSeedHosts(record.seeds));
+    const fetcher = this.deps.makeFetcher(record.settings, policy);
     const controller = new AbortController();
     let crawl: Crawl;
     try {

@@ -5,7 +5,7 @@
  */
 import type { StartRequest, StrategyInfo } from '../protocol';
 import type { CrawlSettings, SeedSource } from '../store/types';
-import type { FetchOutcome, PageFetcher, Topic } from '../types';
+import type { Topic } from '../types';
 import { isPrivateHost, type UrlPolicy } from '../url/rules';
 
 /** What a crawl started from the popup uses unless the user changes it. */
@@ -164,39 +164,13 @@ export function seedHosts(seeds: string[]): string[] {
 
 /**
  * The URL rules of a crawl. Private and loopback addresses are refused (a web page must not steer the crawler into
- * the user's router) unless a seed is on one: then the user's own network is what they asked to crawl, and
- * `allowPrivate` is on; {@link guardPrivateHosts} then still refuses every private host but the seeds' own.
+ * the user's router) except the seeds' own private hosts: then the user's own network host is what they asked to crawl.
  */
 export function crawlPolicy(seeds: string[], settings: Pick<CrawlSettings, 'stayOnSeedSites'>): UrlPolicy {
   const hosts = seedHosts(seeds);
-  const policy: UrlPolicy = { allowPrivate: hosts.some((h) => isPrivateHost(h)) };
+  const policy: UrlPolicy = { allowPrivate: false };
+  const privateHosts = hosts.filter((h) => isPrivateHost(h));
+  if (privateHosts.length) policy.privateHosts = privateHosts;
   if (settings.stayOnSeedSites) policy.allowedHosts = hosts;
   return policy;
-}
-
-/** The seeds' hosts that are private or loopback (the only private hosts a crawl may fetch). */
-export function privateSeedHosts(seeds: string[]): string[] {
-  return seedHosts(seeds).filter((h) => isPrivateHost(h));
-}
-
-/**
- * Wraps a fetcher so that, of all private and local hosts, only `allowed` ones (any port) are fetched; the rest end
- * as 'url-refused' without a request. Needed because the URL rules can only allow private addresses wholesale.
- */
-export function guardPrivateHosts<F extends PageFetcher>(fetcher: F, allowed: string[]): F {
-  const ok = new Set(allowed.map((h) => h.toLowerCase()));
-  const wrapped = Object.create(fetcher) as F;
-  wrapped.fetch = (url: string, signal?: AbortSignal): Promise<FetchOutcome> => {
-    let host = '';
-    try {
-      host = new URL(url).hostname.toLowerCase();
-    } catch {
-      // let the fetcher report it
-    }
-    if (host && isPrivateHost(host) && !ok.has(host)) {
-      return Promise.resolve({ ok: false, url, reason: 'url-refused', detail: `private or local host ${host}`, elapsedMs: 0 });
-    }
-    return fetcher.fetch(url, signal);
-  };
-  return wrapped;
 }

@@ -13,6 +13,11 @@ export interface UrlPolicy {
    * Default false.
    */
   allowPrivate?: boolean | 'loopback';
+  /**
+   * Private or local hosts allowed by name although `allowPrivate` is off: a crawl seeded on the user's own
+   * intranet host may fetch that host, while 10.0.0.1 or 169.254.169.254 linked from its pages stay refused.
+   */
+  privateHosts?: string[];
   /** When given, only these hosts and their subdomains. */
   allowedHosts?: string[];
   /** Longest URL accepted. Default 2048. */
@@ -121,6 +126,13 @@ function isPrivateName(host: string): boolean {
     h.endsWith('.home.arpa') ||
     h.endsWith('.localdomain')
   );
+}
+
+/** Whether `policy` lets a crawl reach `host` (a URL.hostname): public hosts always; private ones as the policy says. */
+export function privateHostAllowed(host: string, policy: UrlPolicy): boolean {
+  if (policy.allowPrivate === true || !isPrivateHost(host)) return true;
+  if (policy.allowPrivate === 'loopback' && isLoopbackHost(host)) return true;
+  return policy.privateHosts?.some((h) => h.toLowerCase() === host) ?? false;
 }
 
 /** 127.0.0.0/8, ::1 and localhost names: this machine only. */
@@ -240,9 +252,7 @@ export function checkUrl(url: string, policy: UrlPolicy = {}): UrlCheck {
   if (u.username || u.password) return { ok: false, detail: 'URL carries credentials' };
   const host = u.hostname;
   if (policy.allowedHosts && !hostAllowed(host, policy.allowedHosts)) return { ok: false, detail: `host ${host} not allowed` };
-  if (policy.allowPrivate !== true && isPrivateHost(host) && !(policy.allowPrivate === 'loopback' && isLoopbackHost(host))) {
-    return { ok: false, detail: `private or local host ${host}` };
-  }
+  if (!privateHostAllowed(host, policy)) return { ok: false, detail: `private or local host ${host}` };
 
   const rawSegments = u.pathname.split('/').filter((s) => s !== '');
   const segments = rawSegments.map((s) => safeDecode(s).toLowerCase());

@@ -13,7 +13,8 @@ import {
 } from '../../lib/background/relay-evaluator';
 import { createRequestHandler, plainStrategies } from '../../lib/background/requests';
 import { CrawlRunner } from '../../lib/background/runner';
-import { crawlPolicy, guardPrivateHosts, validateStart } from '../../lib/background/settings';
+import { crawlPolicy, validateStart } from '../../lib/background/settings';
+import { checkUrl } from '../../lib/url/rules';
 import { draftFromMenu, draftFromSerp, parseStartHash, startHash, toSerpInfo, topicFromPage } from '../../lib/background/start-view';
 import { transferableCopy } from '../../lib/background/wire';
 import { localEvaluator } from '../../lib/html/evaluate';
@@ -438,22 +439,16 @@ describe('settings and start requests', () => {
     expect(validateStart(null)).toMatchObject({ ok: false });
   });
 
-  it('allows private hosts only when a seed is on one, and then only the seeds\' own', async () => {
+  it('allows private hosts only when a seed is on one, and then only the seeds\' own', () => {
     expect(crawlPolicy(['https://a.example.com/'], { stayOnSeedSites: false })).toEqual({ allowPrivate: false });
-    expect(crawlPolicy(['http://127.0.0.1:8080/', 'https://b.example.com/'], { stayOnSeedSites: true })).toEqual({
-      allowPrivate: true,
-      allowedHosts: ['127.0.0.1', 'b.example.com'],
-    });
-    const fetched: string[] = [];
-    const f = guardPrivateHosts(
-      { fetch: async (url: string) => (fetched.push(url), { ok: false as const, url, reason: 'network' as const, detail: 'x', elapsedMs: 0 }) },
-      ['127.0.0.1'],
-    );
-    expect(await f.fetch('http://10.0.0.1/admin')).toMatchObject({ ok: false, reason: 'url-refused' });
-    expect(await f.fetch('http://169.254.169.254/latest/meta-data')).toMatchObject({ ok: false, reason: 'url-refused' });
-    await f.fetch('http://127.0.0.1:9999/page');
-    await f.fetch('https://public.example.com/');
-    expect(fetched).toEqual(['http://127.0.0.1:9999/page', 'https://public.example.com/']);
+    const policy = crawlPolicy(['http://127.0.0.1:8080/', 'https://b.example.com/'], { stayOnSeedSites: true });
+    expect(policy).toEqual({ allowPrivate: false, privateHosts: ['127.0.0.1'], allowedHosts: ['127.0.0.1', 'b.example.com'] });
+    const open = crawlPolicy(['http://127.0.0.1:8080/'], { stayOnSeedSites: false });
+    expect(checkUrl('http://10.0.0.1/admin', open)).toMatchObject({ ok: false, detail: expect.stringMatching(/private/) });
+    expect(checkUrl('http://169.254.169.254/latest/meta-data', open)).toMatchObject({ ok: false });
+    expect(checkUrl('http://localhost:9999/page', open)).toMatchObject({ ok: false });
+    expect(checkUrl('http://127.0.0.1:9999/page', open)).toEqual({ ok: true });
+    expect(checkUrl('https://public.example.com/', open)).toEqual({ ok: true });
   });
 });
 

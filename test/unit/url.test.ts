@@ -213,3 +213,16 @@ describe('checkUrl', () => {
     expect(checkUrl(42 as unknown as string).ok).toBe(false);
   });
 });
+
+describe('UrlPolicy.privateHosts', () => {
+  it('allows the named private hosts only, whatever allowPrivate says about the rest', () => {
+    const policy = { privateHosts: ['192.168.1.20', 'intranet'] };
+    expect(checkUrl('http://192.168.1.20:8080/wiki/', policy)).toEqual({ ok: true });
+    expect(checkUrl('http://intranet/docs/', policy)).toEqual({ ok: true });
+    expect(checkUrl('http://192.168.1.21/', policy).ok).toBe(false);
+    expect(checkUrl('http://10.0.0.1/', policy).ok).toBe(false);
+    expect(checkUrl('http://169.254.169.254/latest/meta-data/', policy).ok).toBe(false);
+    expect(checkUrl('http://0xc0a80114/', policy)).toEqual({ ok: true }); // 192.168.1.20 in hex, as URL normalizes it
+    expect(checkUrl('http://127.0.0.1/', { ...policy, allowPrivate: 'loopback' })).toEqual({ ok: true });
+  });
+});
