@@ -45,7 +45,7 @@ const CONCURRENCY = 6;
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_BUFFER = 256;
 // The popup's default strategy and N (lib/background/settings.ts, lib/strategies/forager.ts).
-const STRATEGY = { name: 'forager', params: { n: 8 }, seed: 1 };
+const STRATEGY = { name: 'forager', params: { n: 4 }, seed: 1 };
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

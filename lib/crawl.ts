@@ -59,7 +59,7 @@ export interface Crawl {
   pause(): void;
   resume(): void;
   readonly paused: boolean;
-  /** The state right now, as plain data; valid at any moment. */
+  /** The state right now, as plain data; valid at any moment, and not changed by the crawl going on. */
   checkpoint(): CrawlCheckpoint;
   stats(): CrawlStats;
 }
@@ -194,7 +194,9 @@ class CrawlRun implements Crawl {
       version: 1,
       topic: this.topic,
       seeds: [...this.seeds],
-      strategy: { ...this.strategySpec, state: this.strategy.save() },
+      // A strategy's save() may hand out its live arrays and objects; the checkpoint must not change as the crawl
+      // goes on (it may be written out later), so the state is copied.
+      strategy: { ...this.strategySpec, state: structuredClone(this.strategy.save()) },
       limits: { ...this.limits },
       fetched: [...this.fetched],
       pendingBatch: [...this.pendingBatch],

@@ -3,7 +3,7 @@
  * paging arguments, the orderings IndexedDB's indexes produce, and the patch merge.
  */
 import type { PageResult, SkipRecord } from '../types';
-import type { CrawlRecord } from './types';
+import type { CrawlProgress, CrawlRecord } from './types';
 
 /** Rejects values IndexedDB could not key or index (an unindexable record would silently vanish from listings). */
 export function checkCrawl(record: CrawlRecord): void {
@@ -86,4 +86,16 @@ export function mergePatch(record: CrawlRecord, patch: Partial<Omit<CrawlRecord,
 export function checkCheckpoint(crawlId: string, checkpoint: unknown): void {
   checkId(crawlId);
   if (!checkpoint || typeof checkpoint !== 'object') throw new TypeError('CrawlStore: checkpoint must be an object');
+}
+
+/** Checks a saveProgress argument as addPages, addSkips and saveCheckpoint check their parts. */
+export function checkProgress(crawlId: string, progress: CrawlProgress): void {
+  checkId(crawlId);
+  if (!progress || typeof progress !== 'object') throw new TypeError('CrawlStore: progress must be an object');
+  checkPages(crawlId, progress.pages);
+  checkSkips(crawlId, progress.skips);
+  checkCheckpoint(crawlId, progress.checkpoint);
+  if (progress.patch !== undefined && (!progress.patch || typeof progress.patch !== 'object')) {
+    throw new TypeError('CrawlStore: patch must be an object');
+  }
 }

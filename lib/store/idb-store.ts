@@ -11,7 +11,7 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
 import type { CrawlCheckpoint, PageResult, SkipRecord } from '../types';
-import { checkCheckpoint, checkCrawl, checkId, checkPages, checkSkips, mergePatch, pageWindow } from './common';
+import { checkCheckpoint, checkCrawl, checkId, checkPages, checkProgress, checkSkips, mergePatch, pageWindow } from './common';
 import type { CrawlRecord, CrawlStore } from './types';
 
 /** Schema version; bump it and extend `upgrade` when the layout changes. */
@@ -306,6 +306,41 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
         checkCheckpoint(crawlId, checkpoint);
         const tx = db.transaction('checkpoints', 'readwrite');
         await commit(tx, (add) => add(tx.store.put({ crawlId, checkpoint })));
+      });
+    },
+
+    saveProgress(crawlId, progress) {
+      return run('saving crawl progress', async (db) => {
+        checkProgress(crawlId, progress);
+        const tx = db.transaction(['crawls', 'pages', 'skips', 'checkpoints'], 'readwrite');
+        const crawls = tx.objectStore('crawls');
+        // Everything but the record patch is issued at once; the patch needs the record, read in the same transaction.
+        // A patch that cannot be merged or stored aborts the transaction: nothing of this write lands.
+        await commit(tx, (add) => {
+          const pages = tx.objectStore('pages');
+          for (const page of progress.pages) add(pages.put({ crawlId, page }));
+          const skips = tx.objectStore('skips');
+          for (const skip of progress.skips) add(skips.put({ crawlId, skip }));
+          add(tx.objectStore('checkpoints').put({ crawlId, checkpoint: progress.checkpoint }));
+          const patch = progress.patch;
+          if (patch) {
+            add(
+              crawls.get(crawlId).then((existing) => {
+                if (!existing) return undefined;
+                try {
+                  return crawls.put(mergePatch(existing, patch));
+                } catch (e) {
+                  try {
+                    tx.abort();
+                  } catch {
+                    // already finished
+                  }
+                  throw e;
+                }
+              }),
+            );
+          }
+        });
       });
     },
 

@@ -10,6 +10,7 @@ import {
   checkCheckpoint,
   checkId,
   checkPages,
+  checkProgress,
   checkSkips,
   mergePatch,
   newestFirst,
@@ -99,6 +100,20 @@ export function createMemoryStore(): CrawlStore {
     async saveCheckpoint(crawlId, checkpoint) {
       checkCheckpoint(crawlId, checkpoint);
       checkpoints.set(crawlId, structuredClone(checkpoint));
+    },
+
+    async saveProgress(crawlId, progress) {
+      checkProgress(crawlId, progress);
+      // Validate and clone everything before touching anything: all or nothing, like one transaction.
+      const current = crawls.get(crawlId);
+      const merged = current && progress.patch ? structuredClone(mergePatch(current, progress.patch)) : undefined;
+      const copies = structuredClone({ pages: progress.pages, skips: progress.skips, checkpoint: progress.checkpoint });
+      const pageBucket = bucket(pages, crawlId);
+      for (const p of copies.pages) pageBucket.set(p.url, p);
+      const skipBucket = bucket(skips, crawlId);
+      for (const s of copies.skips) skipBucket.set(s.url, s);
+      checkpoints.set(crawlId, copies.checkpoint);
+      if (merged) crawls.set(crawlId, merged);
     },
 
     async getCheckpoint(crawlId) {

@@ -40,6 +40,18 @@ export interface CrawlRecord {
   stats: CrawlStats;
 }
 
+/** What one write of a running crawl's progress holds (see {@link CrawlStore.saveProgress}). */
+export interface CrawlProgress {
+  /** Pages that arrived since the last write (kept per URL, as addPages). */
+  pages: PageResult[];
+  /** Skips that arrived since the last write (as addSkips). */
+  skips: SkipRecord[];
+  /** The crawl's checkpoint (replaces the stored one). */
+  checkpoint: CrawlCheckpoint;
+  /** Fields to merge into the crawl record (as updateCrawl); nothing is written to it when the crawl is unknown. */
+  patch?: Partial<Omit<CrawlRecord, 'id'>>;
+}
+
 /**
  * Persistence for crawls. Two implementations: IndexedDB (idb) for the extension, in-memory for tests and the CLI.
  * Pages are stored per crawl, keyed by URL, so writing the same page twice keeps one copy.
@@ -61,4 +73,10 @@ export interface CrawlStore {
   getSkips(crawlId: string): Promise<SkipRecord[]>;
   saveCheckpoint(crawlId: string, checkpoint: CrawlCheckpoint): Promise<void>;
   getCheckpoint(crawlId: string): Promise<CrawlCheckpoint | undefined>;
+  /**
+   * Pages, skips, checkpoint and record patch of a running crawl in one atomic write (one IndexedDB transaction): a
+   * reader, or a worker that starts after a kill, sees all of it or none of it, so the stored pages always match
+   * the stored checkpoint. Rejects (writing nothing) on the inputs addPages / addSkips / saveCheckpoint reject.
+   */
+  saveProgress(crawlId: string, progress: CrawlProgress): Promise<void>;
 }

@@ -139,6 +139,24 @@ describe('crawl over the test web', () => {
     }
   });
 
+  it('hands out checkpoints that stay as they were while the crawl goes on (they may be written out later)', async () => {
+    const strategies: [string, Record<string, number>][] = [['forager', { n: 4 }], ['best-n-first', { n: 4 }], ['infospiders', {}], ['anchor-text', {}]];
+    for (const [name, params] of strategies) {
+      const run = createCrawl(baseOptions(web.web.topics[1].id, { name, params, seed: 5 }, 60));
+      const taken: { checkpoint: CrawlCheckpoint; copy: CrawlCheckpoint }[] = [];
+      let pages = 0;
+      for await (const e of run.events()) {
+        // Taken at arbitrary moments (mid-batch, at batch ends), as the background's write-behind does.
+        if (e.type === 'page' && ++pages % 7 === 0) {
+          const checkpoint = run.checkpoint();
+          taken.push({ checkpoint, copy: structuredClone(checkpoint) });
+        }
+      }
+      expect(taken.length).toBeGreaterThan(5);
+      for (const { checkpoint, copy } of taken) expect(checkpoint, name).toEqual(copy);
+    }
+  });
+
   it('stops through AbortSignal with what it gathered, and the checkpoint continues the crawl', async () => {
     const controller = new AbortController();
     const opts = { ...baseOptions(web.web.topics[3].id, { name: 'best-n-first', params: { n: 4 }, seed: 9 }, 60), signal: controller.signal };

@@ -243,6 +243,7 @@ describe('CrawlRunner', () => {
       addSkips: (id, skips) => guard(() => base.addSkips(id, skips)),
       saveCheckpoint: (id, cp) => guard(() => base.saveCheckpoint(id, cp)),
       updateCrawl: (id, patch) => guard(() => base.updateCrawl(id, patch)),
+      saveProgress: (id, progress) => guard(() => base.saveProgress(id, progress)),
     };
     const fetchersA: FakeFetcher[] = [];
     const a = makeRunner(storeA, fetchersA, () => {

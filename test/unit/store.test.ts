@@ -244,6 +244,51 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect(await store.getCheckpoint('other')).toEqual(checkpoint(3));
   });
 
+  it('saves progress (pages, skips, checkpoint, record patch) in one write', async () => {
+    const store = make();
+    await store.putCrawl(record('c', 10));
+    const cp = checkpoint(4);
+    await store.saveProgress('c', {
+      pages: [page('https://e.com/1', 0.1), page('https://e.com/2', 0.2)],
+      skips: [skip('https://e.com/s', 1)],
+      checkpoint: cp,
+      patch: { updatedAt: 20, name: 'renamed' },
+    });
+    expect((await store.getPages('c')).map((p) => p.url)).toEqual(['https://e.com/2', 'https://e.com/1']);
+    expect((await store.getSkips('c')).map((x) => x.url)).toEqual(['https://e.com/s']);
+    expect(await store.getCheckpoint('c')).toEqual(checkpoint(4));
+    expect(await store.getCrawl('c')).toEqual({ ...record('c', 20), name: 'renamed' });
+    // Copies: changing the inputs afterwards changes nothing stored.
+    cp.pagesEvaluated = 99;
+    expect((await store.getCheckpoint('c'))?.pagesEvaluated).toBe(4);
+    // Pages keyed by URL (the newer wins), checkpoint replaced, no patch: the record stays.
+    await store.saveProgress('c', { pages: [page('https://e.com/1', 0.9, { title: 'again' })], skips: [], checkpoint: checkpoint(5) });
+    expect(await store.countPages('c')).toBe(2);
+    expect((await store.getPages('c'))[0].title).toBe('again');
+    expect((await store.getCheckpoint('c'))?.pagesEvaluated).toBe(5);
+    expect((await store.getCrawl('c'))?.updatedAt).toBe(20);
+    // An unknown crawl: its pages and checkpoint are kept, no record appears.
+    await store.saveProgress('ghost', { pages: [page('https://e.com/g', 0.5)], skips: [], checkpoint: checkpoint(1), patch: { updatedAt: 5 } });
+    expect(await store.countPages('ghost')).toBe(1);
+    expect(await store.getCrawl('ghost')).toBeUndefined();
+  });
+
+  it('writes nothing of a progress save that has a bad part', async () => {
+    const store = make();
+    await store.putCrawl(record('c', 10));
+    const good = { pages: [page('https://e.com/ok', 0.5)], skips: [skip('https://e.com/s', 1)], checkpoint: checkpoint(1) };
+    await expect(store.saveProgress('c', { ...good, pages: [page('https://e.com/ok', 0.5), page('https://e.com/bad', NaN)] })).rejects.toThrow(/non-finite score/);
+    await expect(store.saveProgress('c', { ...good, skips: [skip('https://e.com/s', NaN)] })).rejects.toThrow(/non-finite time/);
+    await expect(store.saveProgress('c', { ...good, checkpoint: null as unknown as CrawlCheckpoint })).rejects.toThrow(/checkpoint/);
+    await expect(store.saveProgress('c', { ...good, patch: { updatedAt: NaN } })).rejects.toThrow(/updatedAt/);
+    const uncloneable = { ...checkpoint(2), extra: () => 1 } as unknown as CrawlCheckpoint;
+    await expect(store.saveProgress('c', { ...good, checkpoint: uncloneable })).rejects.toThrow();
+    expect(await store.countPages('c')).toBe(0);
+    expect(await store.getSkips('c')).toEqual([]);
+    expect(await store.getCheckpoint('c')).toBeUndefined();
+    expect(await store.getCrawl('c')).toEqual(record('c', 10));
+  });
+
   it('keeps crawls isolated from each other', async () => {
     const store = make();
     await store.addPages('a', [page('https://e.com/same', 0.9, { title: 'in a' })]);
