@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -85,5 +85,52 @@ describe('command line', () => {
     expect(a.topics).toBe('t.json');
     expect(a.compare).toEqual(['a,b', 'c,d']);
     expect(a.force).toBe(true);
+  });
+});
+
+describe('the topic files in lab/', () => {
+  const dir = join(__dirname, '..', '..', 'lab');
+  const files = readdirSync(dir).filter((f) => /^topics-.*\.json$/.test(f)).sort();
+  const sets = new Map(files.map((f) => [f, loadTopics(join(dir, f)).topics]));
+  const dev = loadTopics(join(__dirname, '..', '..', '..', 'shared', 'lab', 'topics-dev.json')).topics;
+
+  it('are the five lists the lab README describes, each valid', () => {
+    expect(files).toEqual(['topics-heldout.json', 'topics-heldout2.json', 'topics-heldout3.json', 'topics-tune.json', 'topics-tune3.json']);
+    for (const topics of sets.values()) expect(topics.length).toBeGreaterThanOrEqual(12);
+  });
+
+  it('share no topic and no target page with each other', () => {
+    const owner = new Map<string, string>();
+    for (const [file, topics] of sets) {
+      for (const t of topics) {
+        expect(owner.has(`id:${t.id}`), `${t.id} in ${file} and ${owner.get(`id:${t.id}`)}`).toBe(false);
+        owner.set(`id:${t.id}`, file);
+        for (const page of t.targets) {
+          expect(owner.has(page), `${page} is a target in ${file} and ${owner.get(page)}`).toBe(false);
+          owner.set(page, `${file} ${t.id}`);
+        }
+      }
+    }
+  });
+
+  it('share with the dev topics no id and at most 2 target pages per topic (the dev topics cut across chapters)', () => {
+    const devIds = new Set(dev.map((t) => t.id));
+    const devTargets = new Set(dev.flatMap((t) => t.targets));
+    for (const [file, topics] of sets) {
+      for (const t of topics) {
+        expect(devIds.has(t.id), `${t.id} in ${file}`).toBe(false);
+        expect(t.targets.filter((p) => devTargets.has(p)).length, `${file} ${t.id}`).toBeLessThanOrEqual(2);
+      }
+    }
+  });
+
+  it('give Task 2 seeds that are not targets, and Task 1 seeds that are', () => {
+    for (const topics of sets.values()) {
+      for (const t of topics) {
+        const targets = new Set(t.targets);
+        expect(t.neighbors.some((n) => targets.has(n))).toBe(false);
+        expect(t.examples.every((e) => targets.has(e))).toBe(true);
+      }
+    }
   });
 });
