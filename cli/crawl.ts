@@ -203,7 +203,7 @@ async function main(): Promise<void> {
   for await (const event of run.events()) {
     if (event.type === 'page') results.push(event.page);
     else if (event.type === 'skip') skips.push(event.skip);
-    else if (event.type === 'checkpoint') save(event.checkpoint);
+    else if (event.type === 'checkpoint' && o.save) save(run.checkpoint());
     else if (event.type === 'done') reason = event.reason;
     if ('stats' in event) stats = event.stats;
     if (!o.quiet && (event.type === 'done' || Date.now() - lastProgress > 500)) {

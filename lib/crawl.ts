@@ -243,14 +243,14 @@ class CrawlRun implements Crawl {
         if (this.pendingDone.size === this.pendingBatch.length) {
           const refused = this.finishBatch();
           for (const skip of refused) yield { type: 'skip', skip, stats: this.stats() };
-          yield { type: 'checkpoint', checkpoint: this.checkpoint() };
+          yield { type: 'checkpoint' };
         } else {
           // Paused part-way: the remaining fetches wait for resume().
-          yield { type: 'checkpoint', checkpoint: this.checkpoint() };
+          yield { type: 'checkpoint' };
           await this.waitWhilePaused(signal);
         }
       }
-      yield { type: 'checkpoint', checkpoint: this.checkpoint() };
+      yield { type: 'checkpoint' };
       yield { type: 'done', reason: 'aborted', stats: this.stats() };
     } finally {
       signal?.removeEventListener('abort', onAbort);

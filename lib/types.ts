@@ -223,7 +223,12 @@ export type CrawlEvent =
   | { type: 'page'; page: PageResult; stats: CrawlStats }
   | { type: 'skip'; skip: SkipRecord; stats: CrawlStats }
   | { type: 'progress'; stats: CrawlStats }
-  | { type: 'checkpoint'; checkpoint: CrawlCheckpoint }
+  /**
+   * A clean cut (a batch end, a pause point, an abort): `crawl.checkpoint()` taken while handling this event is a
+   * resume point with nothing in flight. The event carries no copy itself: a checkpoint copies the strategy's state
+   * (~150 KB for forager at the default buffer), and most consumers do not want one at every batch end.
+   */
+  | { type: 'checkpoint' }
   | { type: 'done'; reason: 'budget' | 'exhausted' | 'aborted'; stats: CrawlStats };
 
 /** Everything needed to continue a crawl exactly where it stopped: plain, serializable data. */

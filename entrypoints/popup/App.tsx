@@ -5,7 +5,7 @@
  *
  * `popup.html?tab=<id>` targets a given tab instead of the active one (end-to-end tests open the popup as a page).
  */
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { mergeResults } from '../../lib/background/live';
 import { draftFromSerp, type StartDraft } from '../../lib/background/start-view';
 import type { CrawlSnapshot, LiveServerMessage, StrategyInfo, TabContext } from '../../lib/protocol';
@@ -73,43 +73,46 @@ export function App() {
   }, []);
 
   const running = snap?.record.status === 'running';
-  const serp = tab && tab !== 'loading' ? tab.serp : null;
-  const draft = tab && tab !== 'loading' ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tab.url) : pageDraft(tab)) : null;
-  const seedNote =
-    serp && serp.results.length > 0
-      ? `among ${serp.linkCount} links${serp.engine ? ` on this ${serp.engine} page` : ''}`
-      : draft
-        ? '(this page: not a search results page)'
-        : undefined;
-
-  const startSection = (
-    <div class="section start-box" data-testid="start-section">
-      {tab === 'loading' || !strategies || !defaults ? (
-        <p class="note">Reading this tab…</p>
-      ) : draft ? (
-        <>
-          {!(serp && serp.results.length > 0) && (
-            <p class="note" data-testid="not-serp">
-              No search results found in this tab; you can crawl from the page itself.
-            </p>
-          )}
-          <StartForm
-            key={`${draft.source.pageUrl}|${draft.seeds.length}`}
-            draft={draft}
-            strategies={strategies}
-            defaults={defaults}
-            editableSeeds={false}
-            seedNote={seedNote}
-            onStarted={(record) => setSnap({ record, top: [], pageCount: 0, active: true })}
-          />
-        </>
-      ) : (
-        <p class="note" data-testid="not-serp">
-          Search on Google, Bing, DuckDuckGo, Brave, Startpage or Ecosia, then open Forager; or right-click any page: Crawl from here.
-        </p>
-      )}
-    </div>
-  );
+  // The start section depends on the tab and the settings only: kept as is while results stream in (the same vnodes,
+  // which Preact skips), not re-rendered with every live update.
+  const startSection = useMemo(() => {
+    const serp = tab && tab !== 'loading' ? tab.serp : null;
+    const draft = tab && tab !== 'loading' ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tab.url) : pageDraft(tab)) : null;
+    const seedNote =
+      serp && serp.results.length > 0
+        ? `among ${serp.linkCount} links${serp.engine ? ` on this ${serp.engine} page` : ''}`
+        : draft
+          ? '(this page: not a search results page)'
+          : undefined;
+    return (
+      <div class="section start-box" data-testid="start-section">
+        {tab === 'loading' || !strategies || !defaults ? (
+          <p class="note">Reading this tab…</p>
+        ) : draft ? (
+          <>
+            {!(serp && serp.results.length > 0) && (
+              <p class="note" data-testid="not-serp">
+                No search results found in this tab; you can crawl from the page itself.
+              </p>
+            )}
+            <StartForm
+              key={`${draft.source.pageUrl}|${draft.seeds.length}`}
+              draft={draft}
+              strategies={strategies}
+              defaults={defaults}
+              editableSeeds={false}
+              seedNote={seedNote}
+              onStarted={(record) => setSnap({ record, top: [], pageCount: 0, active: true })}
+            />
+          </>
+        ) : (
+          <p class="note" data-testid="not-serp">
+            Search on Google, Bing, DuckDuckGo, Brave, Startpage or Ecosia, then open Forager; or right-click any page: Crawl from here.
+          </p>
+        )}
+      </div>
+    );
+  }, [tab, strategies, defaults]);
 
   const liveSection = snap && (
     <div key="live" class="section live" data-testid="live-section">

@@ -29,14 +29,15 @@ function shortDate(value: string | undefined): string | null {
   return Number.isFinite(t) ? new Date(t).toLocaleDateString() : null;
 }
 
-/** One result, fixed height (set by the list), so rows never change size as results stream in. */
+/**
+ * One result, fixed height (set by the list), so rows never change size as results stream in. Everything but the rank
+ * depends on the page alone and is kept from one render to the next (same page object, same vnodes: Preact skips them),
+ * so a list update re-renders only rows whose page changed, plus the rank of rows that moved.
+ */
 export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<string>; rank: number }) {
-  const modified = shortDate(page.lastModified);
-  const pct = Math.round(Math.max(0, Math.min(1, page.score)) * 100);
-  return (
-    <div class="row" data-testid="result-row" data-url={page.url} data-fresh={page.isSeed ? 'false' : 'true'} data-score={page.score.toFixed(4)}>
-      <div class="row-head">
-        <span class="rank">{rank}</span>
+  const title = useMemo(
+    () => (
+      <>
         <a class="title" href={safeHref(page.url)} target="_blank" rel="noopener noreferrer" data-testid="result-link" title={page.title || page.url}>
           <Highlighted text={page.title || page.url} terms={terms} />
         </a>
@@ -45,24 +46,42 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
             fresh
           </span>
         )}
-      </div>
-      <div class="row-meta">
-        <span class="score" title={`score ${page.score.toFixed(3)}`}>
-          <span class="score-bar" role="meter" aria-label="score" aria-valuemin={0} aria-valuemax={1} aria-valuenow={page.score}>
-            <span style={{ width: `${pct}%` }} />
+      </>
+    ),
+    [page, terms],
+  );
+  const body = useMemo(() => {
+    const modified = shortDate(page.lastModified);
+    const pct = Math.round(Math.max(0, Math.min(1, page.score)) * 100);
+    return (
+      <>
+        <div class="row-meta">
+          <span class="score" title={`score ${page.score.toFixed(3)}`}>
+            <span class="score-bar" role="meter" aria-label="score" aria-valuemin={0} aria-valuemax={1} aria-valuenow={page.score}>
+              <span style={{ width: `${pct}%` }} />
+            </span>
+            <span class="score-num" data-testid="result-score">{page.score.toFixed(2)}</span>
           </span>
-          <span class="score-num" data-testid="result-score">{page.score.toFixed(2)}</span>
-        </span>
-        <span class="url" data-testid="result-url">{page.url}</span>
-        {modified && (
-          <span class="modified" data-testid="result-modified" title={`Last-Modified: ${page.lastModified}`}>
-            {modified}
-          </span>
-        )}
+          <span class="url" data-testid="result-url">{page.url}</span>
+          {modified && (
+            <span class="modified" data-testid="result-modified" title={`Last-Modified: ${page.lastModified}`}>
+              {modified}
+            </span>
+          )}
+        </div>
+        <div class="snippet" data-testid="result-snippet">
+          <Highlighted text={page.snippet} terms={terms} />
+        </div>
+      </>
+    );
+  }, [page, terms]);
+  return (
+    <div class="row" data-testid="result-row" data-url={page.url} data-fresh={page.isSeed ? 'false' : 'true'} data-score={page.score.toFixed(4)}>
+      <div class="row-head">
+        <span class="rank">{rank}</span>
+        {title}
       </div>
-      <div class="snippet" data-testid="result-snippet">
-        <Highlighted text={page.snippet} terms={terms} />
-      </div>
+      {body}
     </div>
   );
 }

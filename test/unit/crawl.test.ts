@@ -119,7 +119,7 @@ describe('crawl over the test web', () => {
             if (--pauseAfter === 0) run.pause();
           }
           if (e.type === 'checkpoint' && run.paused) {
-            checkpoint = JSON.parse(JSON.stringify(e.checkpoint)) as CrawlCheckpoint; // as stored: plain data
+            checkpoint = JSON.parse(JSON.stringify(run.checkpoint())) as CrawlCheckpoint; // as stored: plain data
             break;
           }
           if (e.type === 'done') finished = true;
@@ -157,6 +157,22 @@ describe('crawl over the test web', () => {
     }
   });
 
+  it('signals clean cuts: at a checkpoint event the checkpoint holds every page so far and nothing in flight', async () => {
+    const run = createCrawl(baseOptions(web.web.topics[2].id, { name: 'forager', params: { n: 4 }, seed: 3 }, 40));
+    let pages = 0;
+    let cuts = 0;
+    for await (const e of run.events()) {
+      if (e.type === 'page') pages++;
+      if (e.type !== 'checkpoint') continue;
+      cuts++;
+      const cp = run.checkpoint();
+      expect(cp.results).toHaveLength(pages);
+      expect(cp.pagesEvaluated).toBe(pages);
+      expect(run.stats().fetchesInFlight).toBe(0);
+    }
+    expect(cuts).toBeGreaterThan(5);
+  });
+
   it('stops through AbortSignal with what it gathered, and the checkpoint continues the crawl', async () => {
     const controller = new AbortController();
     const opts = { ...baseOptions(web.web.topics[3].id, { name: 'best-n-first', params: { n: 4 }, seed: 9 }, 60), signal: controller.signal };
@@ -169,7 +185,7 @@ describe('crawl over the test web', () => {
         pages.push(e.page);
         if (pages.length === 20) controller.abort();
       }
-      if (e.type === 'checkpoint') last = e.checkpoint;
+      if (e.type === 'checkpoint') last = run.checkpoint();
       if (e.type === 'done') reason = e.reason;
     }
     expect(reason).toBe('aborted');
