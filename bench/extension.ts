@@ -8,6 +8,11 @@
  * which reports tasks over 50 ms; 0 means none was that long).
  *
  *   npx tsx bench/extension.ts            (builds the extension with FORAGER_E2E=1 into .output/e2e first)
+ *   npx tsx bench/extension.ts --no-build --latency 50
+ *
+ * `--latency MS` makes the test web wait that long before each answer, on both sides alike: over bare loopback the
+ * ratio measures per-request overhead (Chrome's fetch from a service worker vs Node's), while on the real web every
+ * request also waits tens to hundreds of milliseconds for the network.
  */
 import path from 'node:path';
 import type { Page } from 'puppeteer';
@@ -36,6 +41,8 @@ export interface ExtensionBenchOptions {
   runs?: number;
   /** Build the extension first (into .output/e2e). Default true. */
   build?: boolean;
+  /** The test web waits this long before each answer (both sides). Default 0. */
+  latencyMs?: number;
 }
 
 /** The web every run crawls (the same as bench/crawl.ts). */
@@ -67,8 +74,8 @@ interface ExtensionRun extends SideResult {
 }
 
 /** One crawl in Node: lib/crawl + createFetcher, settings as the extension's. */
-async function cliRun(maxPages: number): Promise<SideResult> {
-  const web = await startTestWeb(WEB);
+async function cliRun(maxPages: number, latencyMs: number): Promise<SideResult> {
+  const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   try {
     const topic = web.web.topics[0].id;
     const policy = { allowPrivate: 'loopback' as const };
@@ -111,8 +118,8 @@ function observeLongTasks(): void {
 }
 
 /** One crawl in the extension, started from the popup on a results page whose results are the CLI's seeds. */
-async function extensionRun(chromium: ChromiumSession, maxPages: number): Promise<ExtensionRun> {
-  const web = await startTestWeb(WEB);
+async function extensionRun(chromium: ChromiumSession, maxPages: number, latencyMs: number): Promise<ExtensionRun> {
+  const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   const serp = await startDemoSerp(web, { topicId: web.web.topics[0].id, results: 3 });
   let popup: Page | undefined;
   const tab = await chromium.browser.newPage();
@@ -170,6 +177,7 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number): Promis
 export async function benchExtension(options: ExtensionBenchOptions = {}): Promise<Record<string, number>> {
   const maxPages = options.maxPages ?? 300;
   const runs = options.runs ?? 3;
+  const latencyMs = options.latencyMs ?? 0;
   const outDir = path.join(ROOT, '.output/e2e');
   const dir = options.build === false ? path.join(outDir, 'chrome-mv3') : await buildExtension({ browser: 'chrome', e2e: true, outDir });
   const chromium = await launchChromium(dir);
@@ -177,11 +185,11 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
   const cli: SideResult[] = [];
   try {
     // One warm-up crawl each (browser caches, JIT, the offscreen document), not counted.
-    await extensionRun(chromium, 30);
-    await cliRun(30);
+    await extensionRun(chromium, 30, latencyMs);
+    await cliRun(30, latencyMs);
     for (let i = 0; i < runs; i++) {
-      ext.push(await extensionRun(chromium, maxPages));
-      cli.push(await cliRun(maxPages));
+      ext.push(await extensionRun(chromium, maxPages, latencyMs));
+      cli.push(await cliRun(maxPages, latencyMs));
     }
   } finally {
     await chromium.close();
@@ -190,6 +198,7 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
   const cliPps = median(cli.map((r) => r.pagesPerSecond));
   return {
     'pages per crawl': maxPages,
+    'test web latency per answer, ms': latencyMs,
     'extension pages/s (median)': extPps,
     'command line pages/s (median)': cliPps,
     'extension / command line (target >= 0.5)': extPps / cliPps,
@@ -204,7 +213,10 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const figures = await benchExtension({ build: !process.argv.includes('--no-build') });
+  const at = process.argv.indexOf('--latency');
+  const latencyMs = at > 0 ? Number(process.argv[at + 1]) : 0;
+  if (!(latencyMs >= 0)) throw new Error('--latency takes a number of milliseconds');
+  const figures = await benchExtension({ build: !process.argv.includes('--no-build'), latencyMs });
   for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(76)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   process.exit(0);
 }
