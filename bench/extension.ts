@@ -8,7 +8,7 @@
  * which reports tasks over 50 ms; 0 means none was that long).
  *
  *   npx tsx bench/extension.ts            (builds the extension with FORAGER_E2E=1 into .output/e2e first)
- *   npx tsx bench/extension.ts --no-build --latency 50
+ *   npx tsx bench/extension.ts --no-build --latency 50 --n 8
  *
  * `--latency MS` makes the test web wait that long before each answer, on both sides alike: over bare loopback the
  * ratio measures per-request overhead (Chrome's fetch from a service worker vs Node's), while on the real web every
@@ -43,6 +43,8 @@ export interface ExtensionBenchOptions {
   build?: boolean;
   /** The test web waits this long before each answer (both sides). Default 0. */
   latencyMs?: number;
+  /** Forager's N on both sides. Default the popup's (4). */
+  n?: number;
 }
 
 /** The web every run crawls (the same as bench/crawl.ts). */
@@ -51,8 +53,9 @@ const WEB = { seed: 2, pagesPerTopic: 200 } as const;
 const CONCURRENCY = 6;
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_BUFFER = 256;
-// The popup's default strategy and N (lib/background/settings.ts, lib/strategies/forager.ts).
-const STRATEGY = { name: 'forager', params: { n: 4 }, seed: 1 };
+// The popup's default strategy and N (lib/background/settings.ts, lib/strategies/forager.ts); `--n` sets N on both sides.
+const STRATEGY = { name: 'forager', seed: 1 };
+const DEFAULT_N = 4;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -74,7 +77,7 @@ interface ExtensionRun extends SideResult {
 }
 
 /** One crawl in Node: lib/crawl + createFetcher, settings as the extension's. */
-async function cliRun(maxPages: number, latencyMs: number): Promise<SideResult> {
+async function cliRun(maxPages: number, latencyMs: number, n: number): Promise<SideResult> {
   const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   try {
     const topic = web.web.topics[0].id;
@@ -82,7 +85,7 @@ async function cliRun(maxPages: number, latencyMs: number): Promise<SideResult> 
     const run = createCrawl({
       topic: topicQuery(web.web, topic),
       seeds: seedsFor(web.web, topic, 3).map((p) => web.urlOf(p)),
-      strategy: STRATEGY,
+      strategy: { ...STRATEGY, params: { n } },
       limits: { maxPages, maxBuffer: MAX_BUFFER },
       fetcher: createFetcher({ politenessDelayMs: 0, concurrency: CONCURRENCY, timeoutMs: FETCH_TIMEOUT_MS, respectRobots: true, urlPolicy: policy }),
       urlPolicy: policy,
@@ -118,7 +121,7 @@ function observeLongTasks(): void {
 }
 
 /** One crawl in the extension, started from the popup on a results page whose results are the CLI's seeds. */
-async function extensionRun(chromium: ChromiumSession, maxPages: number, latencyMs: number): Promise<ExtensionRun> {
+async function extensionRun(chromium: ChromiumSession, maxPages: number, latencyMs: number, n: number): Promise<ExtensionRun> {
   const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   const serp = await startDemoSerp(web, { topicId: web.web.topics[0].id, results: 3 });
   let popup: Page | undefined;
@@ -133,11 +136,11 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
     await popup.goto(`chrome-extension://${chromium.extensionId}/popup.html?tab=${tabId}`, { waitUntil: 'domcontentloaded' });
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
     await popup.$eval(tid('param-n'), (e) => (e as HTMLInputElement).value).then((n) => {
-      if (Number(n) !== STRATEGY.params.n) throw new Error(`the popup's N is ${n}, the CLI's ${STRATEGY.params.n}`);
+      if (Number(n) !== DEFAULT_N) throw new Error(`the popup's default N is ${n}, the bench's ${DEFAULT_N}`);
     });
     const startedAt = await popup.evaluate(() => performance.now());
     const t0 = Date.now();
-    const id = await startFromForm(popup, { maxPages, politenessDelayMs: 0 });
+    const id = await startFromForm(popup, { maxPages, politenessDelayMs: 0, n: n === DEFAULT_N ? undefined : n });
     const status = await waitForStatus(popup, ['done', 'stopped', 'error'], 600_000);
     const wallMs = Date.now() - t0;
     if (status !== 'done') throw new Error(`extension crawl ended ${status}`);
@@ -145,7 +148,8 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
       const f = (globalThis as unknown as { forager: { store: { getCrawl(id: string): Promise<unknown> } } }).forager;
       return f.store.getCrawl(crawlId);
     }, id)) as CrawlRecord;
-    if (record.settings.maxBuffer !== MAX_BUFFER || record.settings.strategy !== STRATEGY.name) {
+    const recordN = record.settings.params.n ?? DEFAULT_N;
+    if (record.settings.maxBuffer !== MAX_BUFFER || record.settings.strategy !== STRATEGY.name || recordN !== n) {
       throw new Error('the extension crawl did not use the CLI settings');
     }
     const tasks = (await popup.evaluate(() => (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks)).filter(
@@ -178,6 +182,7 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
   const maxPages = options.maxPages ?? 300;
   const runs = options.runs ?? 3;
   const latencyMs = options.latencyMs ?? 0;
+  const n = options.n ?? DEFAULT_N;
   const outDir = path.join(ROOT, '.output/e2e');
   const dir = options.build === false ? path.join(outDir, 'chrome-mv3') : await buildExtension({ browser: 'chrome', e2e: true, outDir });
   const chromium = await launchChromium(dir);
@@ -185,11 +190,11 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
   const cli: SideResult[] = [];
   try {
     // One warm-up crawl each (browser caches, JIT, the offscreen document), not counted.
-    await extensionRun(chromium, 30, latencyMs);
-    await cliRun(30, latencyMs);
+    await extensionRun(chromium, 30, latencyMs, n);
+    await cliRun(30, latencyMs, n);
     for (let i = 0; i < runs; i++) {
-      ext.push(await extensionRun(chromium, maxPages, latencyMs));
-      cli.push(await cliRun(maxPages, latencyMs));
+      ext.push(await extensionRun(chromium, maxPages, latencyMs, n));
+      cli.push(await cliRun(maxPages, latencyMs, n));
     }
   } finally {
     await chromium.close();
@@ -199,6 +204,7 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
   return {
     'pages per crawl': maxPages,
     'test web latency per answer, ms': latencyMs,
+    'links per round (N)': n,
     'extension pages/s (median)': extPps,
     'command line pages/s (median)': cliPps,
     'extension / command line (target >= 0.5)': extPps / cliPps,
@@ -216,7 +222,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const at = process.argv.indexOf('--latency');
   const latencyMs = at > 0 ? Number(process.argv[at + 1]) : 0;
   if (!(latencyMs >= 0)) throw new Error('--latency takes a number of milliseconds');
-  const figures = await benchExtension({ build: !process.argv.includes('--no-build'), latencyMs });
+  const atN = process.argv.indexOf('--n');
+  const n = atN > 0 ? Number(process.argv[atN + 1]) : undefined;
+  if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error('--n takes a positive whole number');
+  const figures = await benchExtension({ build: !process.argv.includes('--no-build'), latencyMs, n });
   for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(76)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   process.exit(0);
 }

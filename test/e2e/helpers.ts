@@ -501,10 +501,11 @@ export async function clickTestId(page: Page, testid: string, timeoutMs = 60_000
  * In a start form: budget and politeness set, then Crawl clicked. Resolves to the new crawl's id once its panel shows
  * (a popup may show an earlier crawl's panel until then).
  */
-export async function startFromForm(page: Page, settings: { maxPages: number; politenessDelayMs: number }): Promise<string> {
+export async function startFromForm(page: Page, settings: { maxPages: number; politenessDelayMs: number; n?: number }): Promise<string> {
   await page.waitForSelector(tid('start-form'), { timeout: 60_000 });
   const before = await page.$eval(tid('crawl-panel'), (el) => el.getAttribute('data-crawl-id')).catch(() => null);
   await setField(page, 'max-pages', String(settings.maxPages));
+  if (settings.n !== undefined) await setField(page, 'param-n', String(settings.n));
   await page.bringToFront();
   await within(page.click(`${tid('advanced')} summary`), 30_000, 'click on Advanced');
   await setField(page, 'politeness', String(settings.politenessDelayMs));
