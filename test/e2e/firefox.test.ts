@@ -1,8 +1,11 @@
 /**
  * Forager in Firefox (firefox-esr, the MV3 build made with FORAGER_E2E=1): the smoke run. The popup on the local
  * results page reads the topic and the results, a crawl runs to its budget (event page + Worker evaluator), ranked
- * fresh results show in the popup and in the results page, and no crawl request carries a cookie.
+ * fresh results show in the popup and in the results page, and no crawl request carries a cookie. Then the four
+ * exports, saved by Firefox's own download path into a temporary folder and read back.
  */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestWeb, type RunningTestWeb } from '../web/server';
@@ -10,11 +13,14 @@ import {
   assertE2EBuild,
   FIREFOX_DIR,
   launchFirefox,
+  clickTestId,
   openFirefoxPage,
   panelPages,
+  parseCsv,
   resultRows,
   startDemoSerp,
   startFromForm,
+  tempDir,
   tid,
   waitFor,
   waitForStatus,
@@ -26,16 +32,20 @@ describe('Forager in Firefox', () => {
   let web: RunningTestWeb;
   let serp: DemoSerp;
   let firefox: FirefoxSession;
+  let downloads: { dir: string; remove(): void };
+  let crawlId = '';
 
   beforeAll(async () => {
     assertE2EBuild(FIREFOX_DIR);
     web = await startTestWeb({ seed: 21 });
     serp = await startDemoSerp(web);
-    firefox = await launchFirefox(FIREFOX_DIR);
+    downloads = tempDir('forager-ff-downloads-');
+    firefox = await launchFirefox(FIREFOX_DIR, { downloadDir: downloads.dir });
   });
 
   afterAll(async () => {
     await firefox?.close();
+    downloads?.remove();
     await serp?.close();
     await web?.close();
   });
@@ -67,6 +77,7 @@ describe('Forager in Firefox', () => {
 
     const budget = 40;
     const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
+    crawlId = id;
     expect(await waitForStatus(popup, ['done', 'error'], 150_000)).toBe('done');
     expect(await panelPages(popup)).toBe(budget);
 
@@ -98,5 +109,41 @@ describe('Forager in Firefox', () => {
     await results.close();
     await popup.close();
     await tab.close();
+  });
+
+  test('exports: JSON, CSV, bookmarks and Markdown files land on disk with the crawl in them', async () => {
+    expect(crawlId).not.toBe('');
+    const results = await openFirefoxPage(firefox.browser, `${firefox.base}results.html#/crawl/${encodeURIComponent(crawlId)}`);
+    await results.waitForSelector(tid('exports'), { timeout: 60_000 });
+    const save = async (format: string): Promise<string> => {
+      await results.evaluate(() => delete (window as unknown as { foragerLastExport?: unknown }).foragerLastExport);
+      await clickTestId(results, `export-${format}`);
+      const filename = await waitFor(
+        () => results.evaluate(() => (window as unknown as { foragerLastExport?: { filename: string } }).foragerLastExport?.filename),
+        `the ${format} export`,
+      );
+      const file = path.join(downloads.dir, filename);
+      await waitFor(() => existsSync(file) && !readdirSync(downloads.dir).some((f) => f.endsWith('.part')), `${file} on disk`);
+      return readFileSync(file, 'utf8');
+    };
+    const json = JSON.parse(await save('json')) as { format: string; crawl: { id: string; topic: { keywords: string } }; pages: { url: string }[] };
+    expect(json.format).toBe('forager-crawl');
+    expect(json.crawl.id).toBe(crawlId);
+    expect(json.crawl.topic.keywords).toBe(serp.query);
+    expect(json.pages.length).toBe(40);
+    const urls = json.pages.map((p) => p.url).sort();
+    const csv = parseCsv(await save('csv'));
+    expect(csv[0].slice(0, 3)).toEqual(['url', 'title', 'score']);
+    // Every page but those that asked not to be listed (noindex) is a CSV row, a bookmark and a Markdown link.
+    const listed = csv.slice(1).map((r) => r[0]).sort();
+    expect(listed.length).toBeGreaterThan(0);
+    for (const u of listed) expect(urls).toContain(u);
+    const bookmarks = await save('bookmarks');
+    expect(bookmarks.startsWith('<!DOCTYPE NETSCAPE-Bookmark-file-1>')).toBe(true);
+    for (const u of listed) expect(bookmarks).toContain(`HREF="${u.replace(/&/g, '&amp;').replace(/"/g, '&quot;')}"`);
+    const markdown = await save('markdown');
+    expect(markdown).toContain(serp.query);
+    for (const u of listed) expect(markdown).toContain(`](${u})`);
+    await results.close();
   });
 });

@@ -373,8 +373,20 @@ export interface FirefoxSession {
 }
 
 /** Launches firefox-esr, installs the built extension in `dir` and fixes its internal UUID (so its pages have a known URL). */
-export async function launchFirefox(dir: string): Promise<FirefoxSession> {
+/** `downloadDir`: where downloads land, without asking (the export tests read the files there). */
+export async function launchFirefox(dir: string, options: { downloadDir?: string } = {}): Promise<FirefoxSession> {
   const uuid = '6b1c9d52-3f0e-4a57-9a3d-5f3c2b7e9a10';
+  const downloads = options.downloadDir
+    ? {
+        'browser.download.folderList': 2,
+        'browser.download.dir': options.downloadDir,
+        'browser.download.useDownloadDir': true,
+        'browser.download.always_ask_before_handling_new_types': false,
+        'browser.download.start_downloads_in_tmp_dir': false,
+        'browser.download.alwaysOpenPanel': false,
+        'browser.helperApps.neverAsk.saveToDisk': 'application/json,text/csv,text/html,text/markdown,text/plain',
+      }
+    : {};
   const browser = await puppeteer.launch({
     browser: 'firefox',
     executablePath: FIREFOX,
@@ -389,6 +401,7 @@ export async function launchFirefox(dir: string): Promise<FirefoxSession> {
       'datareporting.policy.dataSubmissionEnabled': false,
       'toolkit.telemetry.enabled': false,
       'browser.safebrowsing.downloads.remote.enabled': false,
+      ...downloads,
     },
   });
   try {
