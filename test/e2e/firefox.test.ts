@@ -2,7 +2,8 @@
  * Forager in Firefox (firefox-esr, the MV3 build made with FORAGER_E2E=1): the smoke run. The popup on the local
  * results page reads the topic and the results, a crawl runs to its budget (event page + Worker evaluator), ranked
  * fresh results show in the popup and in the results page, and no crawl request carries a cookie. Then the four
- * exports, saved by Firefox's own download path into a temporary folder and read back.
+ * exports, saved by Firefox's own download path into a temporary folder and read back. Then, in a browser that
+ * suspends idle event pages after 1 s, a crawl left alone is suspended mid-way and finishes once woken.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -145,5 +146,67 @@ describe('Forager in Firefox', () => {
     expect(markdown).toContain(serp.query);
     for (const u of listed) expect(markdown).toContain(`](${u})`);
     await results.close();
+  });
+
+  test('the event page is suspended mid-crawl (idle timeout 1 s, popup closed): woken, the crawl ends with every page once', async () => {
+    // A second browser, whose event pages are suspended after 1 s without events (Firefox's default is 30 s, which a
+    // crawl's own activity outlasts); the answers are slowed so the crawl is still running when that happens.
+    const slowWeb = await startTestWeb({ seed: 22, delayMs: 40 });
+    const slowSerp = await startDemoSerp(slowWeb);
+    const idle = await launchFirefox(FIREFOX_DIR, { prefs: { 'extensions.background.idle.timeout': 1000 } });
+    try {
+      const tab = await idle.browser.newPage();
+      await tab.goto(slowSerp.url, { waitUntil: 'domcontentloaded' });
+      const probe = await openFirefoxPage(idle.browser, idle.base + 'popup.html');
+      const tabId = await waitFor(
+        () =>
+          probe.evaluate(async (u) => {
+            const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).browser;
+            return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
+          }, slowSerp.url),
+        'the results tab id',
+      );
+      await probe.close();
+      const popup = await openFirefoxPage(idle.browser, `${idle.base}popup.html?tab=${tabId}`);
+      const budget = 60;
+      const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
+      await popup.close(); // no extension page left open: nothing keeps the event page alive
+
+      // Suspended: the request log stops growing for 3 s before the budget is reached.
+      const stalledAt = await waitFor(
+        async () => {
+          const before = slowWeb.requests.length;
+          await new Promise((r) => setTimeout(r, 3000));
+          return slowWeb.requests.length === before ? before : null;
+        },
+        'the crawl to stall with the event page suspended',
+        60_000,
+        0,
+      );
+      expect(stalledAt).toBeLessThan(budget);
+
+      // Opening an extension page wakes the event page; it picks the crawl up from its checkpoint.
+      const results = await openFirefoxPage(idle.browser, `${idle.base}results.html#/crawl/${encodeURIComponent(id)}`);
+      await waitFor(
+        async () => ((await results.$eval(tid('page-count'), (e) => e.textContent ?? '').catch(() => '')).startsWith(`${budget} pages`) ? true : null),
+        'the crawl to reach its budget after the wake-up',
+        90_000,
+      );
+      // The list holds every stored page (one per URL: the store is keyed by it) and no more than the budget.
+      const listed = await waitFor(
+        async () => Number((await results.$eval(tid('results'), (e) => e.getAttribute('data-count')).catch(() => null)) ?? NaN) || null,
+        'the results list',
+      );
+      expect(listed).toBe(budget);
+      const repeats = new Map<string, number>();
+      for (const r of slowWeb.requests) if (!r.url.endsWith('/robots.txt')) repeats.set(r.url, (repeats.get(r.url) ?? 0) + 1);
+      console.log(`[e2e] Firefox event page suspended after ${stalledAt} requests; ${[...repeats.values()].filter((n) => n > 1).length} pages requested again after the wake-up`);
+      await results.close();
+      await tab.close();
+    } finally {
+      await idle.close();
+      await slowSerp.close();
+      await slowWeb.close();
+    }
   });
 });

@@ -373,8 +373,11 @@ export interface FirefoxSession {
 }
 
 /** Launches firefox-esr, installs the built extension in `dir` and fixes its internal UUID (so its pages have a known URL). */
-/** `downloadDir`: where downloads land, without asking (the export tests read the files there). */
-export async function launchFirefox(dir: string, options: { downloadDir?: string } = {}): Promise<FirefoxSession> {
+/**
+ * `downloadDir`: where downloads land, without asking (the export tests read the files there). `prefs`: more
+ * Firefox preferences (e.g. a short `extensions.background.idle.timeout`, to have the event page suspended).
+ */
+export async function launchFirefox(dir: string, options: { downloadDir?: string; prefs?: Record<string, unknown> } = {}): Promise<FirefoxSession> {
   const uuid = '6b1c9d52-3f0e-4a57-9a3d-5f3c2b7e9a10';
   const downloads = options.downloadDir
     ? {
@@ -402,6 +405,7 @@ export async function launchFirefox(dir: string, options: { downloadDir?: string
       'toolkit.telemetry.enabled': false,
       'browser.safebrowsing.downloads.remote.enabled': false,
       ...downloads,
+      ...options.prefs,
     },
   });
   try {
