@@ -28,6 +28,7 @@
  * got rarity weights and half the weight (wUrl 1 -> 0.5). On the large chapters of topics-tune3 n = 8 fell behind
  * shark-search (recall@500 .705 vs .728) while n = 4 with 1 random link led (.778-.795 over two seed sets; n = 2, 6
  * and 8 with 2 random links were lower), and on topics-tune it stayed at recall 1.0 at 500 pages, so n went 8 -> 4.
+ * The price is wall-clock speed: fewer fetches per round (bench/extension.ts --latency 50: 30 pages/s at n = 4, 33 at 8).
  * lab/topics-heldout2.json and lab/topics-heldout3.json were used for no decision.
  */
 import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, Strategy, StrategyContext } from '../types';
