@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { Page } from 'puppeteer';
 import { createCrawl } from '../lib/crawl';
 import { createFetcher } from '../lib/fetch/fetcher';
+import { FORAGER_DEFAULTS } from '../lib/strategies/forager';
 import type { CrawlRecord } from '../lib/store/types';
 import { seedsFor, topicQuery } from '../test/web/generate';
 import { startTestWeb } from '../test/web/server';
@@ -43,7 +44,7 @@ export interface ExtensionBenchOptions {
   build?: boolean;
   /** The test web waits this long before each answer (both sides). Default 0. */
   latencyMs?: number;
-  /** Forager's N on both sides. Default the popup's (4). */
+  /** Forager's N on both sides. Default the popup's (forager's default). */
   n?: number;
 }
 
@@ -55,7 +56,7 @@ const FETCH_TIMEOUT_MS = 10_000;
 const MAX_BUFFER = 256;
 // The popup's default strategy and N (lib/background/settings.ts, lib/strategies/forager.ts); `--n` sets N on both sides.
 const STRATEGY = { name: 'forager', seed: 1 };
-const DEFAULT_N = 4;
+const DEFAULT_N = FORAGER_DEFAULTS.n;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 

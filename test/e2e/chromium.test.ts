@@ -5,8 +5,6 @@
  *
  * Run with `npm run test:e2e` (builds first). Waits have deadlines; no assertion depends on speed.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { CDPSession, Page, WebWorker } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CrawlExport } from '../../lib/export/json';
@@ -24,6 +22,7 @@ import {
   panelPages,
   panelStatus,
   parseCsv,
+  saveExport,
   resultRows,
   setField,
   startDemoSerp,
@@ -190,17 +189,7 @@ describe('Forager in Chromium', () => {
     const stored = await storedPages(worker, firstCrawlId);
     const listed = stored.filter((p) => !p.noindex);
 
-    const save = async (format: string): Promise<string> => {
-      await results.evaluate(() => delete (window as unknown as { foragerLastExport?: unknown }).foragerLastExport);
-      await clickTestId(results, `export-${format}`);
-      const filename = await waitFor(
-        () => results.evaluate(() => (window as unknown as { foragerLastExport?: { filename: string } }).foragerLastExport?.filename),
-        `the ${format} export`,
-      );
-      const file = path.join(downloads.dir, filename);
-      await waitFor(() => existsSync(file) && !readdirSync(downloads.dir).some((f) => f.endsWith('.crdownload')), `${file} on disk`);
-      return readFileSync(file, 'utf8');
-    };
+    const save = (format: string) => saveExport(results, downloads.dir, format);
 
     const json = JSON.parse(await save('json')) as CrawlExport;
     expect(json.format).toBe('forager-crawl');

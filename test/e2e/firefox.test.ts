@@ -5,8 +5,6 @@
  * exports, saved by Firefox's own download path into a temporary folder and read back. Then, in a browser that
  * suspends idle event pages after 1 s, a crawl left alone is suspended mid-way and finishes once woken.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { startTestWeb, type RunningTestWeb } from '../web/server';
@@ -14,10 +12,11 @@ import {
   assertE2EBuild,
   FIREFOX_DIR,
   launchFirefox,
-  clickTestId,
+  firefoxTabId,
   openFirefoxPage,
   panelPages,
   parseCsv,
+  saveExport,
   resultRows,
   startDemoSerp,
   startFromForm,
@@ -59,17 +58,7 @@ describe('Forager in Firefox', () => {
     await tab.goto(visit + '?again', { waitUntil: 'domcontentloaded' });
     expect(String(web.requests.find((r) => r.url === visit + '?again')?.headers.cookie ?? '')).toContain('forager_test=');
     await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
-    // The tab id, asked from an extension page (Firefox's tabs API; there is no service worker to evaluate in).
-    const probe = await openFirefoxPage(firefox.browser, firefox.base + 'popup.html');
-    const tabId = await waitFor(
-      () =>
-        probe.evaluate(async (u) => {
-          const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).browser;
-          return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
-        }, serp.url),
-      'the results tab id',
-    );
-    await probe.close();
+    const tabId = await firefoxTabId(firefox, serp.url);
 
     const popup: Page = await openFirefoxPage(firefox.browser, `${firefox.base}popup.html?tab=${tabId}`);
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
@@ -116,17 +105,7 @@ describe('Forager in Firefox', () => {
     expect(crawlId).not.toBe('');
     const results = await openFirefoxPage(firefox.browser, `${firefox.base}results.html#/crawl/${encodeURIComponent(crawlId)}`);
     await results.waitForSelector(tid('exports'), { timeout: 60_000 });
-    const save = async (format: string): Promise<string> => {
-      await results.evaluate(() => delete (window as unknown as { foragerLastExport?: unknown }).foragerLastExport);
-      await clickTestId(results, `export-${format}`);
-      const filename = await waitFor(
-        () => results.evaluate(() => (window as unknown as { foragerLastExport?: { filename: string } }).foragerLastExport?.filename),
-        `the ${format} export`,
-      );
-      const file = path.join(downloads.dir, filename);
-      await waitFor(() => existsSync(file) && !readdirSync(downloads.dir).some((f) => f.endsWith('.part')), `${file} on disk`);
-      return readFileSync(file, 'utf8');
-    };
+    const save = (format: string) => saveExport(results, downloads.dir, format);
     const json = JSON.parse(await save('json')) as { format: string; crawl: { id: string; topic: { keywords: string } }; pages: { url: string }[] };
     expect(json.format).toBe('forager-crawl');
     expect(json.crawl.id).toBe(crawlId);
@@ -157,16 +136,7 @@ describe('Forager in Firefox', () => {
     try {
       const tab = await idle.browser.newPage();
       await tab.goto(slowSerp.url, { waitUntil: 'domcontentloaded' });
-      const probe = await openFirefoxPage(idle.browser, idle.base + 'popup.html');
-      const tabId = await waitFor(
-        () =>
-          probe.evaluate(async (u) => {
-            const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).browser;
-            return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
-          }, slowSerp.url),
-        'the results tab id',
-      );
-      await probe.close();
+      const tabId = await firefoxTabId(idle, slowSerp.url);
       const popup = await openFirefoxPage(idle.browser, `${idle.base}popup.html?tab=${tabId}`);
       const budget = 60;
       const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });

@@ -5,7 +5,7 @@
  *
  * Node only (not part of lib/).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
@@ -571,4 +571,37 @@ export function resultRows(page: Page): Promise<{ url: string; score: number; fr
       badge: !!r.querySelector('[data-testid="fresh-badge"]'),
     })),
   );
+}
+
+/**
+ * Clicks the results page's `export-<format>` button and returns the file the browser saved into `dir`, once no
+ * download is still partial there (Chromium writes `.crdownload`, Firefox `.part`).
+ */
+export async function saveExport(results: Page, dir: string, format: string): Promise<string> {
+  await results.evaluate(() => delete (window as unknown as { foragerLastExport?: unknown }).foragerLastExport);
+  await clickTestId(results, `export-${format}`);
+  const filename = await waitFor(
+    () => results.evaluate(() => (window as unknown as { foragerLastExport?: { filename: string } }).foragerLastExport?.filename),
+    `the ${format} export`,
+  );
+  const file = path.join(dir, filename);
+  await waitFor(() => existsSync(file) && !readdirSync(dir).some((f) => f.endsWith('.crdownload') || f.endsWith('.part')), `${file} on disk`);
+  return readFileSync(file, 'utf8');
+}
+
+/** The id of the tab showing `url`, asked from an extension page (Firefox has no service worker to evaluate in). */
+export async function firefoxTabId(session: FirefoxSession, url: string): Promise<number> {
+  const probe = await openFirefoxPage(session.browser, session.base + 'popup.html');
+  try {
+    return await waitFor(
+      () =>
+        probe.evaluate(async (u) => {
+          const api = (globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }).browser;
+          return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
+        }, url),
+      'the results tab id',
+    );
+  } finally {
+    await probe.close();
+  }
 }
