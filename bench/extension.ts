@@ -7,6 +7,11 @@
  * Also measures the popup while results stream in: its longest main-thread task (PerformanceObserver 'longtask',
  * which reports tasks over 50 ms; 0 means none was that long).
  *
+ * And what the requests alone cost, to tell Chrome's share from Forager's: right after each extension crawl, the
+ * pages it crawled are fetched again n at a time (as its rounds would, bodies read, nothing evaluated or stored),
+ * once from the service worker and once from Node. On Linux it also reads the CPU each run spent per page, by
+ * process and by thread of the extension's renderer (bench/cpu.ts).
+ *
  *   npx tsx bench/extension.ts            (builds the extension with FORAGER_E2E=1 into .output/e2e first)
  *   npx tsx bench/extension.ts --no-build --latency 50 --n 8
  *
@@ -15,9 +20,10 @@
  * request also waits tens to hundreds of milliseconds for the network.
  */
 import path from 'node:path';
-import type { Page } from 'puppeteer';
+import type { Page, WebWorker } from 'puppeteer';
 import { createCrawl } from '../lib/crawl';
 import { createFetcher } from '../lib/fetch/fetcher';
+import { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from '../lib/fetch/http';
 import { FORAGER_DEFAULTS } from '../lib/strategies/forager';
 import type { CrawlRecord } from '../lib/store/types';
 import { seedsFor, topicQuery } from '../test/web/generate';
@@ -34,6 +40,7 @@ import {
   waitForStatus,
   type ChromiumSession,
 } from '../test/e2e/helpers';
+import { perPage, snapshot, type CpuTimes } from './cpu';
 
 export interface ExtensionBenchOptions {
   /** Pages per crawl. Default 300. */
@@ -68,9 +75,21 @@ interface SideResult {
   /** The crawl's own elapsed time (both sides count it the same way: lib/crawl's stats). */
   elapsedMs: number;
   pagesPerSecond: number;
+  /** CPU ms per page by process group during the crawl (bench/cpu.ts); null off Linux. */
+  cpu: CpuTimes | null;
+}
+
+/** The same requests with nothing else: the crawl's pages fetched again, `n` at a time, bodies read, no evaluation. */
+interface FetchFloor {
+  pagesPerSecond: number;
+  cpu: CpuTimes | null;
 }
 
 interface ExtensionRun extends SideResult {
+  /** Chrome's requests alone, from the service worker, right after the crawl (same web, same URLs). */
+  floor: FetchFloor;
+  /** The same in Node (fetch, as the command line's fetcher uses). */
+  nodeFloor: FetchFloor;
   /** Click on Crawl to "done" shown in the popup. */
   wallMs: number;
   longestTaskMs: number;
@@ -78,7 +97,7 @@ interface ExtensionRun extends SideResult {
 }
 
 /** One crawl in Node: lib/crawl + createFetcher, settings as the extension's. */
-async function cliRun(maxPages: number, latencyMs: number, n: number): Promise<SideResult> {
+async function cliRun(maxPages: number, latencyMs: number, n: number, browserPid?: number): Promise<SideResult> {
   const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   try {
     const topic = web.web.topics[0].id;
@@ -93,7 +112,9 @@ async function cliRun(maxPages: number, latencyMs: number, n: number): Promise<S
       concurrency: CONCURRENCY,
     });
     let pages = 0;
+    const cpu0 = snapshot(browserPid);
     for await (const e of run.events()) if (e.type === 'page') pages++;
+    const cpu = perPage(cpu0, snapshot(browserPid), pages);
     const stats = run.stats();
     const elapsedMs = stats.elapsedMs;
     return {
@@ -102,10 +123,39 @@ async function cliRun(maxPages: number, latencyMs: number, n: number): Promise<S
       pagesPerSecond: pages / (elapsedMs / 1000),
       evaluateMsPerPage: (stats.timings?.evaluateMs ?? NaN) / pages,
       fetchMsPerPage: (stats.timings?.fetchMs ?? NaN) / pages,
+      cpu,
     };
   } finally {
     await web.close();
   }
+}
+
+/** The crawler's request options as plain data (no signal), for the floor probes. */
+const FLOOR_INIT = (() => {
+  const { signal: _signal, ...init } = requestInit(DEFAULT_USER_AGENT, HTML_ACCEPT, new AbortController().signal);
+  return init;
+})();
+
+/**
+ * Fetches `urls` in rounds of `n` (all of a round in parallel, bodies read), as a crawl's batches would without
+ * evaluation, storage or strategy. Written as a string: it runs in the service worker as it is, and in Node.
+ */
+const FLOOR_PROBE = `async (urls, n, init) => {
+  const t0 = performance.now();
+  for (let i = 0; i < urls.length; i += n) {
+    await Promise.all(urls.slice(i, i + n).map(async (u) => {
+      const r = await fetch(u, { ...init, signal: AbortSignal.timeout(10000) });
+      await r.arrayBuffer();
+    }));
+  }
+  return performance.now() - t0;
+}`;
+
+async function fetchFloor(urls: string[], n: number, browserPid: number | undefined, inWorker?: WebWorker): Promise<FetchFloor> {
+  const call = `(${FLOOR_PROBE})(${JSON.stringify(urls)}, ${n}, ${JSON.stringify(FLOOR_INIT)})`;
+  const cpu0 = snapshot(browserPid);
+  const ms = inWorker ? ((await inWorker.evaluate(call)) as number) : ((await (0, eval)(call)) as number);
+  return { pagesPerSecond: urls.length / (ms / 1000), cpu: perPage(cpu0, snapshot(browserPid), urls.length) };
 }
 
 /** Records the popup's long tasks from its first line of script on. */
@@ -123,6 +173,7 @@ function observeLongTasks(): void {
 
 /** One crawl in the extension, started from the popup on a results page whose results are the CLI's seeds. */
 async function extensionRun(chromium: ChromiumSession, maxPages: number, latencyMs: number, n: number): Promise<ExtensionRun> {
+  const browserPid = chromium.browser.process()?.pid;
   const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   const serp = await startDemoSerp(web, { topicId: web.web.topics[0].id, results: 3 });
   let popup: Page | undefined;
@@ -141,9 +192,11 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
     });
     const startedAt = await popup.evaluate(() => performance.now());
     const t0 = Date.now();
+    const cpu0 = snapshot(browserPid);
     const id = await startFromForm(popup, { maxPages, politenessDelayMs: 0, n: n === DEFAULT_N ? undefined : n });
     const status = await waitForStatus(popup, ['done', 'stopped', 'error'], 600_000);
     const wallMs = Date.now() - t0;
+    const cpu1 = snapshot(browserPid);
     if (status !== 'done') throw new Error(`extension crawl ended ${status}`);
     const record = (await worker.evaluate(async (crawlId) => {
       const f = (globalThis as unknown as { forager: { store: { getCrawl(id: string): Promise<unknown> } } }).forager;
@@ -157,7 +210,16 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
       (t) => t.start >= startedAt,
     );
     const pages = record.stats.pagesEvaluated;
+    const urls = (await worker.evaluate(async (crawlId, limit) => {
+      const f = (globalThis as unknown as { forager: { store: { getPages(id: string, o: object): Promise<{ url: string }[]> } } }).forager;
+      return (await f.store.getPages(crawlId, { limit })).map((p) => p.url);
+    }, id, maxPages)) as string[];
+    const floor = await fetchFloor(urls, n, browserPid, worker);
+    const nodeFloor = await fetchFloor(urls, n, browserPid);
     return {
+      floor,
+      nodeFloor,
+      cpu: perPage(cpu0, cpu1, pages),
       pages,
       elapsedMs: record.stats.elapsedMs,
       pagesPerSecond: pages / (record.stats.elapsedMs / 1000),
@@ -192,10 +254,11 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
   try {
     // One warm-up crawl each (browser caches, JIT, the offscreen document), not counted.
     await extensionRun(chromium, 30, latencyMs, n);
-    await cliRun(30, latencyMs, n);
+    const browserPid = chromium.browser.process()?.pid;
+    await cliRun(30, latencyMs, n, browserPid);
     for (let i = 0; i < runs; i++) {
       ext.push(await extensionRun(chromium, maxPages, latencyMs, n));
-      cli.push(await cliRun(maxPages, latencyMs, n));
+      cli.push(await cliRun(maxPages, latencyMs, n, browserPid));
     }
   } finally {
     await chromium.close();
@@ -216,7 +279,28 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
     'extension pages/s, click to done shown (median)': median(ext.map((r) => r.pages / (r.wallMs / 1000))),
     'popup longest task while streaming, ms (max over runs; 0 = none over 50 ms)': Math.max(...ext.map((r) => r.longestTaskMs)),
     'popup long tasks (> 50 ms) while streaming (median)': median(ext.map((r) => r.longTasks)),
+    'requests alone, n at a time: service worker pages/s (median)': median(ext.map((r) => r.floor.pagesPerSecond)),
+    'requests alone, n at a time: Node pages/s (median)': median(ext.map((r) => r.nodeFloor.pagesPerSecond)),
+    'requests alone: service worker / Node': median(ext.map((r) => r.floor.pagesPerSecond)) / median(ext.map((r) => r.nodeFloor.pagesPerSecond)),
+    ...cpuFigures('extension crawl', ext.map((r) => r.cpu)),
+    ...cpuFigures('command line crawl', cli.map((r) => r.cpu)),
+    ...cpuFigures('service worker requests alone', ext.map((r) => r.floor.cpu)),
+    ...cpuFigures('Node requests alone', ext.map((r) => r.nodeFloor.cpu)),
   };
+}
+
+/** Median CPU ms per page of each process group over runs, and their total; nothing when not measured. */
+function cpuFigures(label: string, runs: (CpuTimes | null)[]): Record<string, number> {
+  const measured = runs.filter((r): r is CpuTimes => r !== null);
+  if (measured.length === 0) return {};
+  const keys = [...new Set(measured.flatMap((r) => Object.keys(r)))].sort();
+  const out: Record<string, number> = {};
+  out[`${label}: CPU ms/page, all processes`] = median(measured.map((r) => Object.values(r).reduce((a, b) => a + b, 0)));
+  for (const k of keys) {
+    const v = median(measured.map((r) => r[k] ?? 0));
+    if (v >= 0.05) out[`${label}: CPU ms/page, ${k}`] = v;
+  }
+  return out;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -227,6 +311,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const n = atN > 0 ? Number(process.argv[atN + 1]) : undefined;
   if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error('--n takes a positive whole number');
   const figures = await benchExtension({ build: !process.argv.includes('--no-build'), latencyMs, n });
-  for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(76)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
+  for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(90)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   process.exit(0);
 }
