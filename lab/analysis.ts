@@ -16,6 +16,7 @@ import {
   bm25Scores,
   meanOverCrawl,
   meanSe,
+  maxPairedT,
   pairedComparison,
   rankBy,
   setRecall,
@@ -60,7 +61,15 @@ export interface Comparison extends PairedComparison {
   task: TaskId;
   metric: string;
   budget: number;
+  /**
+   * For measures with a maximum (recall, recall-area: 1), the largest t any strategy could reach against B on these
+   * topics ({@link maxPairedT}): when it is 2 or less, "better by two standard errors" cannot be shown here at all.
+   */
+  maxT?: number;
 }
+
+/** Measures whose best value is known (and reached when every target is found): the ceiling for {@link maxPairedT}. */
+const METRIC_MAX: Record<string, number> = { recall: 1, 'recall-area': 1 };
 
 /** Per-topic static sets, for the JSON (what the coverage metrics compared against). */
 export interface TopicStatics {
@@ -206,8 +215,10 @@ export function compareStrategies(results: MetricResult[], a: string, b: string)
       if (!cb) continue;
       const topicsBoth = Object.keys(ca.perTopic).filter((t) => !Number.isNaN(ca.perTopic[t]) && !Number.isNaN(cb.perTopic[t] ?? NaN));
       if (topicsBoth.length === 0) continue;
-      const pc = pairedComparison(topicsBoth.map((t) => ca.perTopic[t]), topicsBoth.map((t) => cb.perTopic[t]));
-      out.push({ a, b, task: ra.task, metric: ra.metric, budget: Number(budget), ...pc });
+      const bValues = topicsBoth.map((t) => cb.perTopic[t]);
+      const pc = pairedComparison(topicsBoth.map((t) => ca.perTopic[t]), bValues);
+      const max = METRIC_MAX[ra.metric];
+      out.push({ a, b, task: ra.task, metric: ra.metric, budget: Number(budget), ...pc, ...(max !== undefined ? { maxT: maxPairedT(bValues, max) } : {}) });
     }
   }
   return out;

@@ -69,6 +69,25 @@ export function pairedComparison(a: number[], b: number[], tolerance = 1e-9): Pa
   return { meanDiff: m, se, t: se > 0 ? m / se : NaN, wins, ties, losses, n: d.length };
 }
 
+/**
+ * The largest paired t (see {@link pairedComparison}) that any strategy A could reach against B, given B's per-topic
+ * values and the measure's maximum (1 for recall and recall-area). Where B already scores the maximum, A can at best
+ * tie (d = 0). With k such topics of n, t is largest when A beats B by the same amount on every other topic (for a
+ * given mean, equal differences have the least variance; a negative difference on a saturated topic only lowers t),
+ * and since t does not change when every difference is scaled, that maximum is
+ *   t* = sqrt((n - k) (n - 1) / k),
+ * whatever the margins. So with k = 10 of 12 topics saturated no strategy can be 2 standard errors better (t* = 1.48);
+ * it takes k <= 8 (t* = 2.03). Infinity when k = 0 (B has room everywhere), 0 when k = n (nothing can beat B).
+ */
+export function maxPairedT(b: number[], max = 1, tolerance = 1e-9): number {
+  const n = b.length;
+  const k = b.filter((v) => v >= max - tolerance).length;
+  if (n < 2) return NaN;
+  if (k === 0) return Infinity;
+  if (k === n) return 0;
+  return Math.sqrt(((n - k) * (n - 1)) / k);
+}
+
 // ---------------------------------------------------------------------------------------------- ranking
 
 /** A document as the static rankings see it. */

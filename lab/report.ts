@@ -59,10 +59,16 @@ export function textTable(res: LabResults, metrics?: string[]): string {
     }
   }
   if (res.comparisons.length) {
-    lines.push('', 'Paired comparisons over topics (A - B: mean ± se, wins/ties/losses of A)');
+    lines.push(
+      '',
+      'Paired comparisons over topics (A - B: mean ± se, t, wins/ties/losses of A; "t at most": the best any A could',
+      "reach against B's scores, B being at the maximum on some topics)",
+    );
     for (const c of res.comparisons) {
+      const t = Number.isFinite(c.t) ? ` t ${c.t >= 0 ? '+' : ''}${fmt(c.t, 1)}` : '';
+      const maxT = c.maxT !== undefined && Number.isFinite(c.maxT) ? ` (t at most ${fmt(c.maxT, 2)})` : '';
       lines.push(
-        `  task${c.task} ${c.metric.padEnd(12)} @${String(c.budget).padEnd(5)} ${c.a} vs ${c.b}: ${fmt(c.meanDiff)} ± ${fmt(c.se)}  ${c.wins}/${c.ties}/${c.losses}`,
+        `  task${c.task} ${c.metric.padEnd(12)} @${String(c.budget).padEnd(5)} ${c.a} vs ${c.b}: ${fmt(c.meanDiff)} ± ${fmt(c.se)}${t}${maxT}  ${c.wins}/${c.ties}/${c.losses}`,
       );
     }
   }
@@ -247,10 +253,10 @@ lexical@k / linkage@k = share of the top k pages (seeds and hubs excluded) of a 
     out.push('</table>');
     const comps = res.comparisons.filter((c) => c.task === task);
     if (comps.length) {
-      out.push('<h3>Paired comparisons over topics</h3><table><tr><th class="l">A vs B</th><th class="l">metric</th><th>budget</th><th>mean A−B</th><th>se</th><th>t</th><th>wins/ties/losses of A</th></tr>');
+      out.push('<h3>Paired comparisons over topics</h3><table><tr><th class="l">A vs B</th><th class="l">metric</th><th>budget</th><th>mean A−B</th><th>se</th><th>t</th><th title="the largest t any strategy could reach against B here, B being at the maximum on some topics">t at most</th><th>wins/ties/losses of A</th></tr>');
       for (const c of comps) {
         out.push(
-          `<tr><td class="l">${esc(c.a)} vs ${esc(c.b)}</td><td class="l">${esc(c.metric)}</td><td>${c.budget}</td><td>${fmt(c.meanDiff)}</td><td>${fmt(c.se)}</td><td>${fmt(c.t, 2)}</td><td>${c.wins}/${c.ties}/${c.losses}</td></tr>`,
+          `<tr><td class="l">${esc(c.a)} vs ${esc(c.b)}</td><td class="l">${esc(c.metric)}</td><td>${c.budget}</td><td>${fmt(c.meanDiff)}</td><td>${fmt(c.se)}</td><td>${fmt(c.t, 2)}</td><td>${c.maxT === undefined ? '' : c.maxT === Infinity ? '∞' : fmt(c.maxT, 2)}</td><td>${c.wins}/${c.ties}/${c.losses}</td></tr>`,
         );
       }
       out.push('</table>');

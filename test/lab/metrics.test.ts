@@ -6,6 +6,7 @@ import {
   mean,
   meanOverCrawl,
   pageRank,
+  maxPairedT,
   pairedComparison,
   rankBy,
   setRecall,
@@ -152,5 +153,39 @@ describe('hub globs', () => {
     expect(globToRegExp('releases/**').test('releases/1.2/x.html')).toBe(true);
     expect(globToRegExp('release*.html').test('release-15-1.html')).toBe(true);
     expect(globToRegExp('index.html').test('xindex.html')).toBe(false);
+  });
+});
+
+describe('maxPairedT', () => {
+  it('is sqrt((n - k)(n - 1) / k) with k of n topics at the maximum', () => {
+    expect(maxPairedT([1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0.35, 0.2])).toBeCloseTo(Math.sqrt((2 * 11) / 10), 12); // 1.48
+    expect(maxPairedT([1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0])).toBeCloseTo(Math.sqrt((4 * 11) / 8), 12); // 2.35
+    expect(maxPairedT([0.5, 0.9, 0.99])).toBe(Infinity);
+    expect(maxPairedT([1, 1, 1])).toBe(0);
+    expect(maxPairedT([0.6, 0.5], 0.5)).toBeCloseTo(0, 12); // both at a maximum of 0.5
+    expect(maxPairedT([1])).toBeNaN();
+  });
+
+  it('bounds the paired t of every strategy A, and the bound is reached', () => {
+    // Deterministic pseudo-random search: many B's with some saturated topics, many A's in [0, 1]^n.
+    let state = 12345;
+    const rand = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    for (let trial = 0; trial < 200; trial++) {
+      const n = 3 + (trial % 6);
+      const b: number[] = Array.from({ length: n }, () => (rand() < 0.5 ? 1 : rand()));
+      if (!b.includes(1)) b[0] = 1;
+      if (b.every((v) => v >= 1)) b[n - 1] = 0.3;
+      const bound = maxPairedT(b);
+      for (let i = 0; i < 300; i++) {
+        const a = b.map((v) => (rand() < 0.3 ? v : Math.min(1, v + rand() * (1 - v) + (rand() < 0.2 ? -rand() * v : 0))));
+        const { t } = pairedComparison(a, b);
+        if (Number.isFinite(t)) expect(t).toBeLessThanOrEqual(bound + 1e-9);
+      }
+      // Reached: A = 1 everywhere beats B by the same margin on every unsaturated topic only when those margins are
+      // equal, so take A = B + c on unsaturated topics (c = the smallest headroom).
+      const c = Math.min(...b.filter((v) => v < 1).map((v) => 1 - v));
+      const best = pairedComparison(b.map((v) => (v < 1 ? v + c : v)), b);
+      expect(best.t).toBeCloseTo(bound, 9);
+    }
   });
 });
