@@ -7,7 +7,7 @@
  */
 import type { Json, LinkFeature, StrategyContext, TermVector, Topic } from '../types';
 import { tokenize } from '../text/tokenize';
-import { cosine, termVector, topicVector } from '../text/vector';
+import { cosine, cosineMeasured, measure, termVector, topicVector, type MeasuredVector } from '../text/vector';
 
 /** A topic prepared for link scoring: its term vector and its distinct terms. */
 export interface TopicTerms {
@@ -108,6 +108,8 @@ export class Centroid {
   private sum: TermVector = Object.create(null);
   private count = 0;
   private cached: TermVector | null = null;
+  /** The centroid's norm and size, kept between retrainings: every link of every page is scored against it. */
+  private measured: MeasuredVector | null = null;
 
   /**
    * @param prior vector blended in with weight `priorWeight` (as if it were that many examples).
@@ -134,6 +136,7 @@ export class Centroid {
     for (const k in v) this.sum[k] = (this.sum[k] ?? 0) + v[k] / n;
     this.count++;
     this.cached = null;
+    this.measured = null;
     if (Object.keys(this.sum).length > this.maxTerms * 2) this.prune();
   }
 
@@ -150,9 +153,11 @@ export class Centroid {
     return out;
   }
 
-  /** Cosine similarity of `terms` to the centroid. */
+  /** Cosine similarity of `terms` to the centroid (the same value as `termsSimilarity(terms, this.vector())`). */
   score(terms: readonly string[]): number {
-    return termsSimilarity(terms, this.vector());
+    if (terms.length === 0) return 0;
+    this.measured ??= measure(this.vector());
+    return cosineMeasured(measure(termVector(terms as string[])), this.measured);
   }
 
   private prune(): void {
@@ -173,6 +178,7 @@ export class Centroid {
     for (const k of Object.keys(sum)) this.sum[k] = num(sum[k], `centroid term ${k}`);
     this.count = num(s.count, 'centroid.count');
     this.cached = null;
+    this.measured = null;
   }
 }
 

@@ -11,7 +11,7 @@ import {
   resolveParams,
   SharkSearch,
 } from '../../lib/strategies/index';
-import { Centroid, contextProximity, urlSimilarity, urlTerms, topicTerms } from '../../lib/strategies/link-scoring';
+import { Centroid, contextProximity, termsSimilarity, urlSimilarity, urlTerms, topicTerms } from '../../lib/strategies/link-scoring';
 import { agentValue, cooccurringTerm, linkWords } from '../../lib/strategies/infospiders';
 import { Rng } from '../../lib/rng';
 import { tokenize } from '../../lib/text/tokenize';
@@ -175,6 +175,20 @@ describe('link scoring helpers', () => {
     const d = new Centroid({ solar: 1 }, 1);
     d.load(JSON.parse(JSON.stringify(c.toJSON())));
     expect(d.score(['mirror', 'solar'])).toBeCloseTo(c.score(['mirror', 'solar']), 12);
+  });
+
+  it('centroid: its cached norm gives exactly the plain cosine, before and after every retraining', () => {
+    const rng = new Rng(7);
+    const vocab = Array.from({ length: 300 }, (_, i) => `t${i}`);
+    const pick = (n: number) => Array.from({ length: n }, () => vocab[rng.int(vocab.length)]);
+    const c = new Centroid({ t1: 2, t2: 1 }, 1);
+    for (let round = 0; round < 30; round++) {
+      // Small and large examples, so the walk is sometimes over the query and sometimes over the centroid.
+      for (const terms of [pick(3), pick(40), pick(1), [], pick(200)]) {
+        expect(c.score(terms)).toBe(termsSimilarity(terms, c.vector()));
+      }
+      c.add(pick(1 + rng.int(60)));
+    }
   });
 });
 
