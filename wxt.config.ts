@@ -7,6 +7,8 @@ import preact from '@preact/preset-vite';
  * - activeTab + scripting: read the results page the popup was opened on (and a page's headings on a menu click)
  *   only when the user asks, instead of host permissions for every search engine.
  * - alarms: restarts a service worker that died mid-crawl so the crawl carries on by itself.
+ * - declarativeNetRequestWithHostAccess: session rules that block the crawl's own requests, redirect hops included,
+ *   to private hosts (lib/url/network-guard.ts); no install warning, acts only where the user granted host access.
  * - offscreen (Chrome): the evaluator Worker lives in an offscreen document.
  * - optional <all_urls>: crawling fetches any site; asked for on the first Crawl click.
  *
@@ -27,6 +29,7 @@ export default defineConfig({
       'activeTab',
       'scripting',
       'alarms',
+      'declarativeNetRequestWithHostAccess',
       ...(browser === 'chrome' ? ['offscreen'] : []),
     ],
     optional_host_permissions: ['<all_urls>'],

@@ -12,6 +12,7 @@ import { CrawlRunner, type StartKind } from '../lib/background/runner';
 import { draftFromMenu, startHash, toSerpInfo, type MenuClick, type PageText } from '../lib/background/start-view';
 import { isForagerRequest, LIVE_PORT, type EvaluatorPortHandoff, type LiveClientMessage, type TabContext } from '../lib/protocol';
 import { createIdbStore } from '../lib/store/idb-store';
+import { GUARD_RULE_IDS, networkGuardRules } from '../lib/url/network-guard';
 import { listStrategies } from '../lib/strategies/index';
 import type { Evaluator } from '../lib/types';
 import { spawnEvaluatorWorker } from './worker/spawn';
@@ -21,6 +22,11 @@ const KEEPALIVE_ALARM = 'forager-keepalive';
 /** Lives in storage.session, which the browser clears when it restarts: its absence means "browser (re)started". */
 const SESSION_MARK = 'forager.session';
 const KEEPALIVE_MS = 20_000;
+
+/** The part of declarativeNetRequest the network guard uses (Chrome 84+, Firefox 113+ in MV3). */
+interface DeclarativeNetRequest {
+  updateSessionRules(options: { removeRuleIds?: number[]; addRules?: ReturnType<typeof networkGuardRules> }): Promise<void>;
+}
 
 /** Chrome-only APIs the polyfill's types do not cover. */
 interface ChromeExtras {
@@ -99,6 +105,14 @@ export default defineBackground(() => {
     store,
     evaluator,
     strategies,
+    // Redirect hops are followed by the browser where lib cannot see them: session rules block this extension's own
+    // requests to private hosts, except the crawl's private seed hosts (lib/url/network-guard.ts).
+    guardNetwork: async (policy) => {
+      const dnr = (browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest }).declarativeNetRequest;
+      if (!dnr?.updateSessionRules) throw new Error('declarativeNetRequest is not available: redirect hops to private hosts are not blocked');
+      const ownDomain = new URL(browser.runtime.getURL('/')).host;
+      await dnr.updateSessionRules({ removeRuleIds: GUARD_RULE_IDS, addRules: networkGuardRules(ownDomain, policy.privateHosts) });
+    },
     makeFetcher: (settings, urlPolicy) =>
       createFetcher({
         politenessDelayMs: settings.politenessDelayMs,

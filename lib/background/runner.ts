@@ -30,6 +30,12 @@ export interface RunnerDeps {
   evaluator: Evaluator;
   /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
   makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
+  /**
+   * Installs the browser's own guard for a run's URL rules before its first request (the extension: session rules
+   * that block redirect hops to private hosts, lib/url/network-guard.ts). A failure is reported (onError) and the run
+   * goes on with lib's checks alone.
+   */
+  guardNetwork?(policy: UrlPolicy): Promise<void>;
   /** Default: lib/crawl's createCrawl. */
   createCrawl?: (options: CrawlOptions) => Crawl;
   /** Known strategies, to validate start requests. */
@@ -317,6 +323,11 @@ export class CrawlRunner {
     // transaction); one from an older version may hold them: make sure they are in the page list too (idempotent).
     if (checkpoint?.results.length) await this.deps.store.addPages(record.id, checkpoint.results);
     const policy = crawlPolicy(record.seeds, record.settings);
+    try {
+      await this.deps.guardNetwork?.(policy);
+    } catch (error) {
+      this.deps.onError?.(error);
+    }
     const fetcher = this.deps.makeFetcher(record.settings, policy);
     const controller = new AbortController();
     let crawl: Crawl;

@@ -7,8 +7,9 @@
  * canonicalized and checked (URL rules, loop, hop count, robots.txt of the hop's origin) before it is
  * contacted, and each hop is scheduled politely on its own origin. In browsers `redirect: 'manual'` yields an
  * opaque response (type 'opaqueredirect', status 0, no Location); the request is then re-issued with
- * `redirect: 'follow'` and only the final `response.url` can be checked: intermediate hops are contacted
- * unchecked (the browser's own limit of 20 redirects applies), and a refused final URL is dropped unread.
+ * `redirect: 'follow'` and only the final `response.url` can be checked here (the browser's own limit of 20
+ * redirects applies), and a refused final URL is dropped unread. The extension closes the gap for private hosts
+ * with browser rules that block its own requests' hops (lib/url/network-guard.ts).
  *
  * robots.txt requests are made by the RobotsCache outside the politeness scheduler (once per origin per day).
  */

@@ -1,10 +1,13 @@
 /**
  * Forager in Chromium, end to end: the built extension (FORAGER_E2E=1, see helpers) on a local results page made
  * from a real Bing page, the popup, a live crawl of the test web, pause / resume / stop, every export format as a
- * downloaded file, a hostile page title, the context menu, service-worker kills mid-crawl, and no cookies sent.
+ * downloaded file, a hostile page title, the context menu, service-worker kills mid-crawl, a redirect to a private
+ * host never followed, and no cookies sent.
  *
  * Run with `npm run test:e2e` (builds first). Waits have deadlines; no assertion depends on speed.
  */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page, WebWorker } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CrawlExport } from '../../lib/export/json';
@@ -299,6 +302,53 @@ describe('Forager in Chromium', () => {
       await view.close();
     } finally {
       await slow.close();
+    }
+  });
+
+  test('a redirect to a private host is not followed: the browser blocks the hop before it is sent, the crawl records a skip', async () => {
+    // A canary on 127.0.0.2: loopback like the seeds, but not the seeds' host, so the crawl must never reach it.
+    let canaryHits = 0;
+    const canary = http.createServer((req, res) => {
+      if (req.url === '/router-admin') canaryHits++; // not the tab's favicon request
+      res.writeHead(200, { 'Content-Type': 'text/html' });
+      res.end('<title>router admin</title>');
+    });
+    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.2', resolve));
+    const canaryUrl = `http://127.0.0.2:${(canary.address() as AddressInfo).port}/router-admin`;
+    const bouncing = await startTestWeb({ seed: 17, privateRedirect: canaryUrl });
+    try {
+      // The browser itself can reach the canary (a tab's navigation is not the extension's request): so no hit
+      // from the crawl below means its request was blocked, not that the address is unreachable.
+      const tab = await chromium.browser.newPage();
+      await tab.goto(canaryUrl);
+      await tab.close();
+      expect(canaryHits).toBe(1);
+
+      const topic = bouncing.web.topics[0].id;
+      const redirect = `${bouncing.origins.site0}/hostile/to-private`;
+      const seeds = [redirect, ...seedsFor(bouncing.web, topic, 2).map((p) => bouncing.urlOf(p))];
+      const q = new URLSearchParams({ topic: topicQuery(bouncing.web, topic).keywords, kind: 'manual' });
+      for (const seed of seeds) q.append('seed', seed);
+      const view = await openExtensionPage(chromium.browser, chromium.extensionId, `results.html#/new?${q}`, { width: 1200, height: 900 });
+      const id = await startFromForm(view, { maxPages: 12, politenessDelayMs: 0 });
+      await waitForStatus(view, ['done'], 120_000);
+      await view.close();
+
+      expect(bouncing.requestCount(redirect)).toBeGreaterThan(0);
+      expect(canaryHits).toBe(1);
+      const skips = (await worker.evaluate(async (crawlId) => {
+        const f = (globalThis as unknown as { forager: { store: { getSkips(id: string): Promise<unknown[]> } } }).forager;
+        return f.store.getSkips(crawlId);
+      }, id)) as { url: string; reason: string; detail: string }[];
+      const skip = skips.find((s) => s.url === redirect);
+
+      expect(skip, 'the redirecting seed is recorded as skipped').toBeDefined();
+      expect(skip!.reason).toBe('network'); // the browser refused the hop: "Failed to fetch"
+      expect((await storedPages(worker, id)).length).toBe(12);
+    } finally {
+      await bouncing.close();
+      canary.closeAllConnections(); // the tab's keep-alive connection would hold close() open
+      await new Promise<void>((resolve) => canary.close(() => resolve()));
     }
   });
 

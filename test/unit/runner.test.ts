@@ -122,6 +122,48 @@ async function baseline(params: Record<string, number> = { n: 4 }): Promise<stri
 }
 
 describe('CrawlRunner', () => {
+  it("installs the browser's network guard with the run's URL policy before the first request, and goes on if it fails", async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const fetchers: FakeFetcher[] = [];
+    const events: string[] = [];
+    const errors: unknown[] = [];
+    let fail = false;
+    const runner = makeRunner(
+      store,
+      fetchers,
+      () => {
+        const f = fakeFetcher(web, new Map());
+        const fetch = f.fetch.bind(f);
+        f.fetch = (url, signal) => {
+          events.push('fetch');
+          return fetch(url, signal);
+        };
+        return f;
+      },
+      {
+        guardNetwork: async (policy) => {
+          events.push(`guard ${policy.allowPrivate} ${(policy.privateHosts ?? []).join(',')}`);
+          await new Promise((r) => setTimeout(r, 5));
+          if (fail) throw new Error('no declarativeNetRequest');
+        },
+        onError: (e) => errors.push(e),
+      },
+    );
+    const lan = { ...START, seeds: ['http://192.168.1.20/wiki/', ...START.seeds] };
+    const first = await runner.start(lan);
+    await runner.whenIdle();
+    expect(events[0]).toBe('guard false 192.168.1.20');
+    expect(events.filter((e) => e.startsWith('guard')).length).toBe(1);
+    expect(events.includes('fetch')).toBe(true);
+    fail = true;
+    const second = await runner.start(START);
+    await runner.whenIdle();
+    expect(String(errors[0])).toContain('no declarativeNetRequest');
+    expect((await store.getCrawl(second.id))?.status).toBe('done');
+    expect((await store.getCrawl(first.id))?.status).toBe('done');
+  });
+
   it('runs a crawl to its budget, persisting pages, checkpoint and final status', async () => {
     const store = createMemoryStore();
     const web = makeWeb();

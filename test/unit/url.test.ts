@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalizeUrl, checkUrl, isPrivateHost, isTrackingParam } from '../../lib/url';
+import { GUARD_RULE_IDS, hostsUrlFilter, networkGuardRules, PRIVATE_URL_FILTERS } from '../../lib/url/network-guard';
 
 describe('canonicalizeUrl', () => {
   it('lowercases scheme and host, drops default ports and the fragment', () => {
@@ -224,5 +225,68 @@ describe('UrlPolicy.privateHosts', () => {
     expect(checkUrl('http://169.254.169.254/latest/meta-data/', policy).ok).toBe(false);
     expect(checkUrl('http://0xc0a80114/', policy)).toEqual({ ok: true }); // 192.168.1.20 in hex, as URL normalizes it
     expect(checkUrl('http://127.0.0.1/', { ...policy, allowPrivate: 'loopback' })).toEqual({ ok: true });
+  });
+});
+
+describe('network guard rules (declarativeNetRequest session rules for redirect hops)', () => {
+  const filters = PRIVATE_URL_FILTERS.map((f) => new RegExp(f));
+  const privateRe = { test: (href: string) => filters.some((re) => re.test(href)) };
+  /** IPv6 literals the rules block although lib may allow them: outside 2000::/3, or 6to4 (see network-guard.ts). */
+  const overBlockedIPv6 = (host: string) => host.startsWith('[') && !/^\[[23][0-9a-f]{3}:/.test(host) || host.startsWith('[2002:');
+  const check = (spelling: string) => {
+    let url: URL;
+    try {
+      url = new URL(`http://${spelling}/x?y#z`);
+    } catch {
+      return; // not a URL a browser would request
+    }
+    const privateHost = isPrivateHost(url.hostname);
+    for (const href of [url.href, `http://user:pw@${url.host}/`, `https://${url.hostname}:8443/a`]) {
+      const blocked = privateRe.test(href);
+      if (privateHost) expect(blocked, `${href} (private) must be blocked`).toBe(true);
+      else if (!overBlockedIPv6(url.hostname)) expect(blocked, `${href} (public) must not be blocked`).toBe(false);
+    }
+  };
+
+  it('blocks every private host lib refuses, in every spelling, and no public one', () => {
+    const spellings = [
+      'localhost', 'LOCALHOST.', 'foo.localhost', 'router', 'printer.local', 'metadata.google.internal', 'nas.home.arpa',
+      'box.localdomain', 'example.com', 'example.com.', '10.example.com', 'local.example.com', 'internal.example.org',
+      '127.0.0.1.nip.io', 'sub.domain.co.uk', 'xn--bcher-kva.example', '0x7f.1', '2130706433', '017700000001', '127.1',
+      '0.0.0.0', '0', '10.1.2.3', '100.63.255.255', '100.64.0.0', '100.127.255.255', '100.128.0.0', '169.254.169.254',
+      '169.253.1.1', '172.15.0.1', '172.16.0.1', '172.31.255.255', '172.32.0.1', '192.0.0.1', '192.0.1.1', '192.0.2.1',
+      '192.167.1.1', '192.168.0.1', '198.17.0.1', '198.18.0.1', '198.19.255.255', '198.20.0.1', '198.51.100.7',
+      '198.51.101.7', '203.0.113.9', '203.0.114.9', '223.255.255.255', '224.0.0.1', '255.255.255.255', '8.8.8.8', '1.1.1.1',
+      '[::1]', '[::]', '[::ffff:127.0.0.1]', '[::ffff:8.8.8.8]', '[::127.0.0.1]', '[64:ff9b::10.0.0.1]', '[64:ff9b::8.8.8.8]',
+      '[fe80::1]', '[febf::1]', '[fec0::1]', '[fc00::1]', '[fd00:ec2::254]', '[ff02::1]', '[2001:db8::1]', '[2001:db9::1]',
+      '[2002:c0a8:101::1]', '[2002:808:808::1]', '[2a00:1450:4001::1]', '[2600::]', '[3fff::1]', '[2::1]', '[4000::1]',
+    ];
+    for (const s of spellings) check(s);
+    // Every IPv4 address class boundary is above; now a deterministic sweep of 20,000 addresses.
+    let state = 987654321;
+    for (let i = 0; i < 20_000; i++) {
+      state = (state * 1664525 + 1013904223) % 2 ** 32;
+      check([state >>> 24, (state >>> 16) & 255, (state >>> 8) & 255, state & 255].join('.'));
+    }
+  });
+
+  it('lets the crawl reach its own private seed hosts and nothing next to them', () => {
+    const rules = networkGuardRules('abcdefghijklmnop', ['127.0.0.1', 'example.com', 'nas.local']);
+    const blocks = rules.filter((r) => r.action.type === 'block');
+    const allows = rules.filter((r) => r.action.type === 'allow');
+    expect(blocks.map((r) => r.condition.regexFilter)).toEqual(PRIVATE_URL_FILTERS);
+    expect(allows.length).toBe(1);
+    expect(allows[0].priority).toBeGreaterThan(Math.max(...blocks.map((r) => r.priority)));
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    for (const r of rules) expect(GUARD_RULE_IDS).toContain(r.id); // what the next run removes before adding its own
+    expect(rules.every((r) => r.condition.initiatorDomains.join() === 'abcdefghijklmnop')).toBe(true);
+    const allow = new RegExp(allows[0].condition.regexFilter);
+    expect(allow.test('http://127.0.0.1:4000/a.html')).toBe(true);
+    expect(allow.test('http://nas.local/')).toBe(true);
+    expect(allow.test('http://127.0.0.10/')).toBe(false);
+    expect(allow.test('http://127.0.0.2:4000/')).toBe(false);
+    expect(allow.test('http://example.com/')).toBe(false); // public: needs no allow rule
+    expect(networkGuardRules('x', ['example.com']).some((r) => r.action.type === 'allow')).toBe(false);
+    expect(new RegExp(hostsUrlFilter(['[fd00::1]'])).test('http://[fd00::1]:8080/')).toBe(true);
   });
 });

@@ -20,6 +20,7 @@
  *   /hostile/calendar/Y/M  infinite calendar: previous/next month and /day/D links, ever deeper
  *   /hostile/malformed   unclosed tags, broken attributes, truncated mid-tag
  *   /hostile/internal    links to http://10.0.0.1/ and http://169.254.169.254/latest/meta-data/
+ *   /hostile/to-private  302 to the `privateRedirect` URL (a private host; 404 when the option is not set)
  *   /private/secret.html on the private site: disallowed by robots.txt, served anyway (to catch impolite crawlers)
  */
 import http from 'node:http';
@@ -56,6 +57,8 @@ export interface StartOptions extends GenerateOptions {
   hostile?: boolean;
   /** First port; site i listens on port + i. Default 0 (an ephemeral port per site). */
   port?: number;
+  /** Where /hostile/to-private redirects (a URL on a private host the crawler must not contact). */
+  privateRedirect?: string;
 }
 
 export interface RunningTestWeb {
@@ -297,6 +300,10 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
         res.writeHead(200, { 'Content-Type': HTML });
         return void res.end(html); // truncated mid-tag on purpose
       }
+      case '/hostile/to-private':
+        if (!opts.privateRedirect) return plain(res, 404, 'Not found');
+        res.writeHead(302, { Location: opts.privateRedirect });
+        return void res.end();
       case '/hostile/internal': {
         const items = ['http://10.0.0.1/', 'http://169.254.169.254/latest/meta-data/', 'http://192.168.1.1/admin']
           .map((h) => `<li><a href="${h}">${topic.vocabulary[0]} ${topic.vocabulary[1]} archive</a></li>`)
