@@ -6,8 +6,6 @@
  *
  * Run with `npm run test:e2e` (builds first). Waits have deadlines; no assertion depends on speed.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { CDPSession, Page, WebWorker } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CrawlExport } from '../../lib/export/json';
@@ -30,6 +28,8 @@ import {
   setField,
   startDemoSerp,
   startFromForm,
+  startPrivateRedirect,
+  newCrawlPath,
   stopServiceWorker,
   tabIdOf,
   tempDir,
@@ -269,9 +269,8 @@ describe('Forager in Chromium', () => {
     try {
       const topic = slow.web.topics[0].id;
       const seeds = seedsFor(slow.web, topic, 3).map((p) => slow.urlOf(p));
-      const q = new URLSearchParams({ topic: topicQuery(slow.web, topic).keywords, kind: 'manual' });
-      for (const s of seeds) q.append('seed', s);
-      const view = await openExtensionPage(chromium.browser, chromium.extensionId, `results.html#/new?${q}`, { width: 1200, height: 900 });
+      const startPage = newCrawlPath(topicQuery(slow.web, topic).keywords, seeds);
+      const view = await openExtensionPage(chromium.browser, chromium.extensionId, startPage, { width: 1200, height: 900 });
       const budget = 60;
       const id = await startFromForm(view, { maxPages: budget, politenessDelayMs: 300 });
       await view.waitForSelector(`${tid('crawl-view')}[data-crawl-id="${id}"]`, { timeout: 60_000 });
@@ -306,36 +305,22 @@ describe('Forager in Chromium', () => {
   });
 
   test('a redirect to a private host is not followed: the browser blocks the hop before it is sent, the crawl records a skip', async () => {
-    // A canary on 127.0.0.2: loopback like the seeds, but not the seeds' host, so the crawl must never reach it.
-    let canaryHits = 0;
-    const canary = http.createServer((req, res) => {
-      if (req.url === '/router-admin') canaryHits++; // not the tab's favicon request
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end('<title>router admin</title>');
-    });
-    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.2', resolve));
-    const canaryUrl = `http://127.0.0.2:${(canary.address() as AddressInfo).port}/router-admin`;
-    const bouncing = await startTestWeb({ seed: 17, privateRedirect: canaryUrl });
+    const { canary, web: bouncing, redirect, startPage, close } = await startPrivateRedirect();
     try {
       // The browser itself can reach the canary (a tab's navigation is not the extension's request): so no hit
       // from the crawl below means its request was blocked, not that the address is unreachable.
       const tab = await chromium.browser.newPage();
-      await tab.goto(canaryUrl);
+      await tab.goto(canary.url);
       await tab.close();
-      expect(canaryHits).toBe(1);
+      expect(canary.hits()).toBe(1);
 
-      const topic = bouncing.web.topics[0].id;
-      const redirect = `${bouncing.origins.site0}/hostile/to-private`;
-      const seeds = [redirect, ...seedsFor(bouncing.web, topic, 2).map((p) => bouncing.urlOf(p))];
-      const q = new URLSearchParams({ topic: topicQuery(bouncing.web, topic).keywords, kind: 'manual' });
-      for (const seed of seeds) q.append('seed', seed);
-      const view = await openExtensionPage(chromium.browser, chromium.extensionId, `results.html#/new?${q}`, { width: 1200, height: 900 });
+      const view = await openExtensionPage(chromium.browser, chromium.extensionId, startPage, { width: 1200, height: 900 });
       const id = await startFromForm(view, { maxPages: 12, politenessDelayMs: 0 });
       await waitForStatus(view, ['done'], 120_000);
       await view.close();
 
       expect(bouncing.requestCount(redirect)).toBeGreaterThan(0);
-      expect(canaryHits).toBe(1);
+      expect(canary.hits()).toBe(1);
       const skips = (await worker.evaluate(async (crawlId) => {
         const f = (globalThis as unknown as { forager: { store: { getSkips(id: string): Promise<unknown[]> } } }).forager;
         return f.store.getSkips(crawlId);
@@ -346,9 +331,7 @@ describe('Forager in Chromium', () => {
       expect(skip!.reason).toBe('network'); // the browser refused the hop: "Failed to fetch"
       expect((await storedPages(worker, id)).length).toBe(12);
     } finally {
-      await bouncing.close();
-      canary.closeAllConnections(); // the tab's keep-alive connection would hold close() open
-      await new Promise<void>((resolve) => canary.close(() => resolve()));
+      await close();
     }
   });
 

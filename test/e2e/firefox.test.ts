@@ -7,12 +7,9 @@
  * suspends idle event pages after 1 s, a crawl left alone is suspended mid-way and finishes once woken.
  */
 import { readdirSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { seedsFor, topicQuery } from '../web/generate';
 import { startTestWeb, type RunningTestWeb } from '../web/server';
 import {
   assertE2EBuild,
@@ -26,6 +23,7 @@ import {
   resultRows,
   startDemoSerp,
   startFromForm,
+  startPrivateRedirect,
   tempDir,
   tid,
   waitFor,
@@ -134,32 +132,18 @@ describe('Forager in Firefox', () => {
   });
 
   test('a redirect to a private host is not followed: no request reaches it, the crawl records a skip', async () => {
-    // As in Chromium: a canary on 127.0.0.2, which the browser can reach but the crawl (seeds on 127.0.0.1) must not.
-    let canaryHits = 0;
-    const canary = http.createServer((req, res) => {
-      if (req.url === '/router-admin') canaryHits++;
-      res.writeHead(200, { 'Content-Type': 'text/html' });
-      res.end('<title>router admin</title>');
-    });
-    await new Promise<void>((resolve) => canary.listen(0, '127.0.0.2', resolve));
-    const canaryUrl = `http://127.0.0.2:${(canary.address() as AddressInfo).port}/router-admin`;
-    const bouncing = await startTestWeb({ seed: 17, privateRedirect: canaryUrl });
+    const { canary, web: bouncing, redirect, startPage, close } = await startPrivateRedirect();
     try {
       const tab = await firefox.browser.newPage();
-      await tab.goto(canaryUrl, { waitUntil: 'domcontentloaded' });
+      await tab.goto(canary.url, { waitUntil: 'domcontentloaded' });
       await tab.close();
-      expect(canaryHits).toBe(1);
+      expect(canary.hits()).toBe(1);
 
-      const topic = bouncing.web.topics[0].id;
-      const redirect = `${bouncing.origins.site0}/hostile/to-private`;
-      const seeds = [redirect, ...seedsFor(bouncing.web, topic, 2).map((p) => bouncing.urlOf(p))];
-      const q = new URLSearchParams({ topic: topicQuery(bouncing.web, topic).keywords, kind: 'manual' });
-      for (const seed of seeds) q.append('seed', seed);
-      const view = await openFirefoxPage(firefox.browser, `${firefox.base}results.html#/new?${q}`);
+      const view = await openFirefoxPage(firefox.browser, firefox.base + startPage);
       const id = await startFromForm(view, { maxPages: 12, politenessDelayMs: 0 });
       expect(await waitForStatus(view, ['done', 'error'], 120_000)).toBe('done');
       expect(bouncing.requestCount(redirect)).toBeGreaterThan(0);
-      expect(canaryHits).toBe(1);
+      expect(canary.hits()).toBe(1);
 
       await view.waitForSelector(tid('exports'), { timeout: 60_000 });
       // An earlier export of a crawl with the same topic would have the same file name (Firefox would save this one
@@ -170,9 +154,7 @@ describe('Forager in Firefox', () => {
       expect(json.skips.map((s) => s.url)).toContain(redirect);
       await view.close();
     } finally {
-      await bouncing.close();
-      canary.closeAllConnections();
-      await new Promise<void>((resolve) => canary.close(() => resolve()));
+      await close();
     }
   });
 

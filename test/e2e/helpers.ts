@@ -17,7 +17,7 @@ import { ENGINES } from '../../lib/serp/engines/index';
 import { unwrapRedirect } from '../../lib/serp/redirect';
 import { canonicalizeUrl } from '../../lib/url/canonical';
 import { escapeHtml, seedsFor, topicQuery, type TestPage } from '../web/generate';
-import type { RequestLog, RunningTestWeb } from '../web/server';
+import { startTestWeb, type RequestLog, type RunningTestWeb } from '../web/server';
 
 /** Repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -604,4 +604,63 @@ export async function firefoxTabId(session: FirefoxSession, url: string): Promis
   } finally {
     await probe.close();
   }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// A private host the crawler must never contact
+
+export interface PrivateCanary {
+  /** http://127.0.0.2:PORT/router-admin */
+  url: string;
+  /** Requests for `url` so far (not the favicon a tab asks for). */
+  hits(): number;
+  close(): Promise<void>;
+}
+
+/** A page on 127.0.0.2: loopback like the test web, but not a seed's host, so a crawl must not reach it. */
+export async function startPrivateCanary(): Promise<PrivateCanary> {
+  let hits = 0;
+  const server = http.createServer((req, res) => {
+    if (req.url === '/router-admin') hits++;
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<title>router admin</title>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.2', resolve));
+  return {
+    url: `http://127.0.0.2:${(server.address() as AddressInfo).port}/router-admin`,
+    hits: () => hits,
+    close: async () => {
+      server.closeAllConnections(); // a tab's keep-alive connection would hold close() open
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * A test web whose /hostile/to-private answers 302 to a private canary, and the start form of a crawl seeded with
+ * that redirect plus two ordinary pages (seeds on 127.0.0.1: the canary on 127.0.0.2 is not theirs).
+ */
+export async function startPrivateRedirect(): Promise<{ canary: PrivateCanary; web: RunningTestWeb; redirect: string; startPage: string; close(): Promise<void> }> {
+  const canary = await startPrivateCanary();
+  const web = await startTestWeb({ seed: 17, privateRedirect: canary.url });
+  const topic = web.web.topics[0].id;
+  const redirect = `${web.origins.site0}/hostile/to-private`;
+  const seeds = [redirect, ...seedsFor(web.web, topic, 2).map((p) => web.urlOf(p))];
+  return {
+    canary,
+    web,
+    redirect,
+    startPage: newCrawlPath(topicQuery(web.web, topic).keywords, seeds),
+    close: async () => {
+      await web.close();
+      await canary.close();
+    },
+  };
+}
+
+/** The extension page that opens the start form with this topic and these seeds (as "Crawl from here" does). */
+export function newCrawlPath(keywords: string, seeds: string[]): string {
+  const q = new URLSearchParams({ topic: keywords, kind: 'manual' });
+  for (const seed of seeds) q.append('seed', seed);
+  return `results.html#/new?${q}`;
 }
