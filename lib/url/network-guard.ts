@@ -19,20 +19,17 @@ import { isPrivateHost } from './rules';
 // The URL is serialized (every octet is 0-255 already), so an octet pattern need not check the range: shorter rules.
 const OCTET = '[0-9]{1,3}';
 
-/** Private and reserved IPv4 ranges as dotted-decimal patterns (the same list as isPrivateIPv4 in rules.ts). */
+/**
+ * Private and reserved IPv4 ranges as dotted-decimal patterns (the same list as isPrivateIPv4 in rules.ts), grouped
+ * by prefix length so that few rules cover them: each rule is a regex the browser runs on the extension's requests.
+ */
 const PRIVATE_IPV4 = [
-  `0\\.${OCTET}\\.${OCTET}\\.${OCTET}`, // 0.0.0.0/8
-  `10\\.${OCTET}\\.${OCTET}\\.${OCTET}`, // 10/8
-  `100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7])\\.${OCTET}\\.${OCTET}`, // CGNAT 100.64/10
-  `127\\.${OCTET}\\.${OCTET}\\.${OCTET}`, // loopback
-  `169\\.254\\.${OCTET}\\.${OCTET}`, // link-local, cloud metadata
-  `172\\.(?:1[6-9]|2[0-9]|3[01])\\.${OCTET}\\.${OCTET}`, // 172.16/12
-  `192\\.0\\.[02]\\.${OCTET}`, // 192.0.0/24, TEST-NET-1
-  `192\\.168\\.${OCTET}\\.${OCTET}`, // 192.168/16
-  `198\\.1[89]\\.${OCTET}\\.${OCTET}`, // benchmarking
-  `198\\.51\\.100\\.${OCTET}`, // TEST-NET-2
-  `203\\.0\\.113\\.${OCTET}`, // TEST-NET-3
-  `(?:22[4-9]|2[3-5][0-9])\\.${OCTET}\\.${OCTET}\\.${OCTET}`, // multicast, reserved, broadcast
+  // 0/8 "this network", 10/8, 127/8 loopback, 224/4 multicast, 240/4 reserved and broadcast
+  `(?:0|10|127|22[4-9]|2[3-5][0-9])\\.${OCTET}\\.${OCTET}\\.${OCTET}`,
+  // 169.254/16 link-local (cloud metadata), 192.168/16, 198.18/15 benchmarking, 172.16/12, 100.64/10 CGNAT
+  `(?:169\\.254|192\\.168|198\\.1[89]|172\\.(?:1[6-9]|2[0-9]|3[01])|100\\.(?:6[4-9]|[7-9][0-9]|1[01][0-9]|12[0-7]))\\.${OCTET}\\.${OCTET}`,
+  // 192.0.0/24 IETF, 192.0.2/24, 198.51.100/24 and 203.0.113/24 documentation
+  `(?:192\\.0\\.[02]|198\\.51\\.100|203\\.0\\.113)\\.${OCTET}`,
 ];
 
 /**
@@ -51,8 +48,8 @@ const URL_HEAD = '^https?://(?:[^/@]*@)?';
 const URL_TAIL = '(?::[0-9]+)?/';
 
 /**
- * regexFilters (RE2, also JavaScript RegExps) for http(s) URLs whose host is private or local: one host pattern
- * each, because Chrome refuses a rule whose regex compiles to more than 2 KB.
+ * regexFilters (RE2, also JavaScript RegExps) for http(s) URLs whose host is private or local: several, because
+ * Chrome refuses a rule whose regex compiles to more than 2 KB.
  */
 export const PRIVATE_URL_FILTERS = [...PRIVATE_IPV4, PRIVATE_IPV6, ...PRIVATE_NAMES].map((host) => `${URL_HEAD}(?:${host})${URL_TAIL}`);
 
@@ -65,12 +62,16 @@ export function hostsUrlFilter(hosts: string[]): string {
   return `${URL_HEAD}(?:${hosts.map((h) => escapeRegex(h.toLowerCase())).join('|')})${URL_TAIL}`;
 }
 
-/** The subset of declarativeNetRequest's Rule this guard uses (plain data; the background passes it on). */
+/**
+ * The subset of declarativeNetRequest's Rule this guard uses (plain data; the background passes it on). Only
+ * 'xmlhttprequest' (what fetch() is, in both browsers): the browser then never runs these rules on the user's own
+ * page loads, images or scripts.
+ */
 export interface GuardRule {
   id: number;
   priority: number;
   action: { type: 'block' | 'allow' };
-  condition: { regexFilter: string; initiatorDomains: string[] };
+  condition: { regexFilter: string; initiatorDomains: string[]; resourceTypes: ['xmlhttprequest'] };
 }
 
 /** The allow rule's id; block rules are 1, 2, ... (one per filter). */
@@ -89,11 +90,11 @@ export function networkGuardRules(ownDomain: string, allowedPrivateHosts: string
     id: i + 1,
     priority: 1,
     action: { type: 'block' },
-    condition: { regexFilter, initiatorDomains: [ownDomain] },
+    condition: { regexFilter, initiatorDomains: [ownDomain], resourceTypes: ['xmlhttprequest'] },
   }));
   const allowed = allowedPrivateHosts.filter((h) => isPrivateHost(h));
   if (allowed.length) {
-    rules.push({ id: ALLOW_RULE_ID, priority: 2, action: { type: 'allow' }, condition: { regexFilter: hostsUrlFilter(allowed), initiatorDomains: [ownDomain] } });
+    rules.push({ id: ALLOW_RULE_ID, priority: 2, action: { type: 'allow' }, condition: { regexFilter: hostsUrlFilter(allowed), initiatorDomains: [ownDomain], resourceTypes: ['xmlhttprequest'] } });
   }
   return rules;
 }
