@@ -126,7 +126,13 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     let finalUrl = url;
     if (response.type === 'opaqueredirect') {
       counters.requests++;
-      response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow')));
+      try {
+        response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow')));
+      } catch (error) {
+        if (classifyError(error, deadline).reason !== 'network') throw error; // timeouts and aborts as usual
+        // The extension's browser rules refuse hops to private hosts this way too (lib/url/network-guard.ts).
+        return fail('redirect', `redirect not followed to its end: a hop to a private host refused by the browser, or a network error (${describeNetworkError(error)})`);
+      }
       if (response.url && response.url !== url) {
         const landed = canonicalizeUrl(response.url);
         const verdict = landed ? checkUrl(landed, policy) : { ok: false as const, detail: 'unparsable URL' };

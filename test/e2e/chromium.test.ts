@@ -328,7 +328,8 @@ describe('Forager in Chromium', () => {
       const skip = skips.find((s) => s.url === redirect);
 
       expect(skip, 'the redirecting seed is recorded as skipped').toBeDefined();
-      expect(skip!.reason).toBe('network'); // the browser refused the hop: "Failed to fetch"
+      expect(skip!.reason).toBe('redirect');
+      expect(skip!.detail).toContain('private host');
       expect((await storedPages(worker, id)).length).toBe(12);
     } finally {
       await close();

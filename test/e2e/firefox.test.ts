@@ -149,9 +149,9 @@ describe('Forager in Firefox', () => {
       // An earlier export of a crawl with the same topic would have the same file name (Firefox would save this one
       // as "name(1).json"): start from an empty folder.
       for (const f of readdirSync(downloads.dir)) rmSync(path.join(downloads.dir, f), { force: true });
-      const json = JSON.parse(await saveExport(view, downloads.dir, 'json')) as { crawl: { id: string }; skips: { url: string }[] };
+      const json = JSON.parse(await saveExport(view, downloads.dir, 'json')) as { crawl: { id: string }; skips: { url: string; reason: string }[] };
       expect(json.crawl.id).toBe(id);
-      expect(json.skips.map((s) => s.url)).toContain(redirect);
+      expect(json.skips.find((s) => s.url === redirect)?.reason).toBe('redirect');
       await view.close();
     } finally {
       await close();

@@ -511,6 +511,20 @@ describe('createFetcher with an injected fetch', () => {
     expectFailure(await fetcher.fetch('https://example.org/start2'), 'redirect');
   });
 
+  it('a followed redirect that fails on the way is a redirect skip saying why; its timeout is still a timeout', async () => {
+    const opaque = { type: 'opaqueredirect', status: 0, url: '', headers: new Headers(), body: null } as unknown as Response;
+    let follow: () => Promise<Response> = async () => {
+      throw new TypeError('Failed to fetch'); // what a browser rule blocking a hop looks like to fetch()
+    };
+    const spy: typeof fetch = async (_input, init) => (init!.redirect === 'manual' ? opaque : follow());
+    const fetcher = createFetcher({ fetch: spy, respectRobots: false, politenessDelayMs: 0, timeoutMs: 200 });
+    const failure = expectFailure(await fetcher.fetch('https://example.org/start'), 'redirect');
+    expect(failure.detail).toContain('private host');
+    expect(failure.detail).toContain('Failed to fetch');
+    follow = () => new Promise<Response>(() => {});
+    expectFailure(await fetcher.fetch('https://example.org/again'), 'timeout');
+  });
+
   it('reports network errors and fetch implementations that throw synchronously', async () => {
     const refused: typeof fetch = async () => {
       throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
