@@ -34,6 +34,15 @@ export default defineConfig({
     ],
     optional_host_permissions: ['<all_urls>'],
     ...(e2e ? { host_permissions: ['<all_urls>'] } : {}),
-    browser_specific_settings: browser === 'firefox' ? { gecko: { id: 'forager@forager.invalid', strict_min_version: '128.0', data_collection_permissions: { required: ['none'] } } } : undefined,
+    browser_specific_settings:
+      browser === 'firefox'
+        ? {
+            gecko: {
+              id: 'forager@forager.invalid',
+              strict_min_version: '128.0',
+              data_collection_permissions: { required: ['none'] },
+            },
+          }
+        : undefined,
   }),
 });

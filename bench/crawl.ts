@@ -4,10 +4,10 @@
  *
  *   npx tsx bench/crawl.ts
  */
-import { createCrawl } from '../lib/crawl';
-import { createFetcher } from '../lib/fetch/fetcher';
-import { seedsFor, topicQuery } from '../test/web/generate';
-import { startTestWeb } from '../test/web/server';
+import { createCrawl } from '../lib/engine';
+import { createFetcher } from '../lib/engine';
+import { seedsFor, topicQuery } from '../harness/testweb/generate';
+import { startTestWeb } from '../harness/testweb/server';
 
 export interface CrawlBenchResult {
   pagesPerSecond: number;
@@ -21,7 +21,10 @@ export interface CrawlBenchResult {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One crawl of `maxPages` over a fresh test web; returns its figures. */
-export async function crawlOnce(maxPages = 600, strategy = { name: 'best-n-first', params: { n: 16 } }): Promise<CrawlBenchResult> {
+export async function crawlOnce(
+  maxPages = 600,
+  strategy = { name: 'best-n-first', params: { n: 16 } },
+): Promise<CrawlBenchResult> {
   const web = await startTestWeb({ seed: 2, pagesPerTopic: 200 });
   try {
     const topic = web.web.topics[0].id;

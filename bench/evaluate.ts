@@ -15,8 +15,8 @@ import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Parser } from 'htmlparser2';
-import { evaluatePage } from '../lib/html/evaluate';
-import type { Topic } from '../lib/types';
+import { evaluatePage } from '../lib/engine';
+import type { Topic } from '../lib/engine';
 
 const PAGE_BYTES = 100 * 1024;
 const REPS = Math.max(5, Number(process.env.REPS) || 40);
@@ -56,7 +56,7 @@ function largeHtmlFiles(root: string, max: number): string[] {
     for (const e of entries) {
       visited++;
       const p = join(dir, e);
-      let st;
+      let st: ReturnType<typeof statSync>;
       try {
         st = statSync(p);
       } catch {
@@ -108,7 +108,7 @@ function findDocPages(): string[] {
     for (const e of entries) {
       visited++;
       const p = join(dir, e);
-      let st;
+      let st: ReturnType<typeof statSync>;
       try {
         st = statSync(p);
       } catch {
@@ -140,7 +140,11 @@ export function loadBenchPages(): BenchPage[] {
     pages.push({ name, group, body: body.slice(), topic: topicFor(name) });
   };
   const serp = findSerpDir();
-  if (serp) for (const f of readdirSync(serp).filter((f) => f.endsWith('.html')).sort()) add(join(serp, f), f, 'serp');
+  if (serp)
+    for (const f of readdirSync(serp)
+      .filter((f) => f.endsWith('.html'))
+      .sort())
+      add(join(serp, f), f, 'serp');
   for (const file of findDocPages()) add(file, file.slice('/usr/share/doc/'.length), 'usr-share-doc');
   for (const { site, file } of findDocwebPages()) add(file, `docweb/${site}/${basename(file)}`, `docweb/${site}`);
   return pages;
@@ -261,7 +265,9 @@ if (isMain) {
       console.log('no pages found (shared/serp, /usr/share/doc and .cache/docweb absent)');
       return;
     }
-    const names = Object.keys(r).filter((k) => k.startsWith('eval:')).map((k) => k.slice(5));
+    const names = Object.keys(r)
+      .filter((k) => k.startsWith('eval:'))
+      .map((k) => k.slice(5));
     const w = Math.max(...names.map((n) => n.length), 24);
     const row = (label: string, e: number, p: number, ratio: number, minRatio: number) =>
       console.log(
@@ -275,7 +281,9 @@ if (isMain) {
     for (const n of names) row(n, r[`eval:${n}`], r[`parse:${n}`], r[`ratio:${n}`], r[`minRatio:${n}`]);
     console.log('');
     header('group (median ms per page)');
-    for (const g of Object.keys(r).filter((k) => k.startsWith('groupEval:')).map((k) => k.slice(10))) {
+    for (const g of Object.keys(r)
+      .filter((k) => k.startsWith('groupEval:'))
+      .map((k) => k.slice(10))) {
       row(g, r[`groupEval:${g}`], r[`groupParse:${g}`], r[`groupRatio:${g}`], r[`groupMinRatio:${g}`]);
     }
     console.log(

@@ -1,7 +1,7 @@
 /**
  * The extension against the command line, side by side: the same crawl of the same generated web (same topic,
  * seeds, strategy, budget, frontier size, concurrency 6, robots on, politeness off), once inside Chromium with the
- * built extension (service worker + offscreen Worker evaluator + IndexedDB), once in Node with lib/crawl and
+ * built extension (service worker + offscreen Worker evaluator + IndexedDB), once in Node with lib/engine/crawl and
  * createFetcher. Runs alternate (extension, CLI, extension, ...) so machine load hits both alike; medians of 3.
  *
  * Also measures the popup while results stream in: its longest main-thread task (PerformanceObserver 'longtask',
@@ -21,17 +21,16 @@
  */
 import path from 'node:path';
 import type { Page, WebWorker } from 'puppeteer';
-import { createCrawl } from '../lib/crawl';
-import { createFetcher } from '../lib/fetch/fetcher';
-import { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from '../lib/fetch/http';
-import { FORAGER_DEFAULTS } from '../lib/strategies/forager';
-import type { CrawlRecord } from '../lib/store/types';
-import { seedsFor, topicQuery } from '../test/web/generate';
-import { startTestWeb } from '../test/web/server';
+import { createCrawl } from '../lib/engine';
+import { createFetcher } from '../lib/engine';
+import { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from '../lib/engine';
+import { FORAGER_DEFAULTS } from '../lib/engine';
+import type { CrawlRecord } from '../lib/app/store/types';
+import { seedsFor, topicQuery } from '../harness/testweb/generate';
+import { startTestWeb } from '../harness/testweb/server';
 import {
   buildExtension,
   launchChromium,
-  openExtensionPage,
   ROOT,
   startDemoSerp,
   startFromForm,
@@ -39,7 +38,7 @@ import {
   tid,
   waitForStatus,
   type ChromiumSession,
-} from '../test/e2e/helpers';
+} from '../harness/browsers';
 import { perPage, snapshot, type CpuTimes } from './cpu';
 
 export interface ExtensionBenchOptions {
@@ -61,7 +60,7 @@ const WEB = { seed: 2, pagesPerTopic: 200 } as const;
 const CONCURRENCY = 6;
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_BUFFER = 256;
-// The popup's default strategy and N (lib/background/settings.ts, lib/strategies/forager.ts); `--n` sets N on both sides.
+// The popup's default strategy and N (lib/app/settings.ts, lib/engine/strategies/forager.ts); `--n` sets N on both sides.
 const STRATEGY = { name: 'forager', seed: 1 };
 const DEFAULT_N = FORAGER_DEFAULTS.n;
 
@@ -72,7 +71,7 @@ interface SideResult {
   /** Summed over pages (they overlap), divided by pages: where the time goes. */
   evaluateMsPerPage: number;
   fetchMsPerPage: number;
-  /** The crawl's own elapsed time (both sides count it the same way: lib/crawl's stats). */
+  /** The crawl's own elapsed time (both sides count it the same way: lib/engine/crawl's stats). */
   elapsedMs: number;
   pagesPerSecond: number;
   /** CPU ms per page by process group during the crawl (bench/cpu.ts); null off Linux. */
@@ -96,7 +95,7 @@ interface ExtensionRun extends SideResult {
   longTasks: number;
 }
 
-/** One crawl in Node: lib/crawl + createFetcher, settings as the extension's. */
+/** One crawl in Node: lib/engine/crawl + createFetcher, settings as the extension's. */
 async function cliRun(maxPages: number, latencyMs: number, n: number, browserPid?: number): Promise<SideResult> {
   const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   try {
@@ -107,7 +106,13 @@ async function cliRun(maxPages: number, latencyMs: number, n: number, browserPid
       seeds: seedsFor(web.web, topic, 3).map((p) => web.urlOf(p)),
       strategy: { ...STRATEGY, params: { n } },
       limits: { maxPages, maxBuffer: MAX_BUFFER },
-      fetcher: createFetcher({ politenessDelayMs: 0, concurrency: CONCURRENCY, timeoutMs: FETCH_TIMEOUT_MS, respectRobots: true, urlPolicy: policy }),
+      fetcher: createFetcher({
+        politenessDelayMs: 0,
+        concurrency: CONCURRENCY,
+        timeoutMs: FETCH_TIMEOUT_MS,
+        respectRobots: true,
+        urlPolicy: policy,
+      }),
       urlPolicy: policy,
       concurrency: CONCURRENCY,
     });
@@ -154,7 +159,9 @@ const FLOOR_PROBE = `async (urls, n, init) => {
 async function fetchFloor(urls: string[], n: number, browserPid: number | undefined, inWorker?: WebWorker): Promise<FetchFloor> {
   const call = `(${FLOOR_PROBE})(${JSON.stringify(urls)}, ${n}, ${JSON.stringify(FLOOR_INIT)})`;
   const cpu0 = snapshot(browserPid);
-  const ms = inWorker ? ((await inWorker.evaluate(call)) as number) : ((await (0, eval)(call)) as number);
+  // The same probe text runs in the service worker (puppeteer) and here, so both sides fetch with identical code.
+  // biome-ignore lint/security/noGlobalEval: bench-only, evaluates this file's own FLOOR_PROBE source
+  const ms = inWorker ? ((await inWorker.evaluate(call)) as number) : ((await globalThis.eval(call)) as number);
   return { pagesPerSecond: urls.length / (ms / 1000), cpu: perPage(cpu0, snapshot(browserPid), urls.length) };
 }
 
@@ -187,9 +194,11 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
     await popup.evaluateOnNewDocument(observeLongTasks);
     await popup.goto(`chrome-extension://${chromium.extensionId}/popup.html?tab=${tabId}`, { waitUntil: 'domcontentloaded' });
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
-    await popup.$eval(tid('param-n'), (e) => (e as HTMLInputElement).value).then((n) => {
-      if (Number(n) !== DEFAULT_N) throw new Error(`the popup's default N is ${n}, the bench's ${DEFAULT_N}`);
-    });
+    await popup
+      .$eval(tid('param-n'), (e) => (e as HTMLInputElement).value)
+      .then((n) => {
+        if (Number(n) !== DEFAULT_N) throw new Error(`the popup's default N is ${n}, the bench's ${DEFAULT_N}`);
+      });
     const startedAt = await popup.evaluate(() => performance.now());
     const t0 = Date.now();
     const cpu0 = snapshot(browserPid);
@@ -206,14 +215,20 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
     if (record.settings.maxBuffer !== MAX_BUFFER || record.settings.strategy !== STRATEGY.name || recordN !== n) {
       throw new Error('the extension crawl did not use the CLI settings');
     }
-    const tasks = (await popup.evaluate(() => (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks)).filter(
-      (t) => t.start >= startedAt,
-    );
+    const tasks = (
+      await popup.evaluate(() => (window as unknown as { __longtasks: { start: number; duration: number }[] }).__longtasks)
+    ).filter((t) => t.start >= startedAt);
     const pages = record.stats.pagesEvaluated;
-    const urls = (await worker.evaluate(async (crawlId, limit) => {
-      const f = (globalThis as unknown as { forager: { store: { getPages(id: string, o: object): Promise<{ url: string }[]> } } }).forager;
-      return (await f.store.getPages(crawlId, { limit })).map((p) => p.url);
-    }, id, maxPages)) as string[];
+    const urls = (await worker.evaluate(
+      async (crawlId, limit) => {
+        const f = (
+          globalThis as unknown as { forager: { store: { getPages(id: string, o: object): Promise<{ url: string }[]> } } }
+        ).forager;
+        return (await f.store.getPages(crawlId, { limit })).map((p) => p.url);
+      },
+      id,
+      maxPages,
+    )) as string[];
     const floor = await fetchFloor(urls, n, browserPid, worker);
     const nodeFloor = await fetchFloor(urls, n, browserPid);
     return {
@@ -247,7 +262,8 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
   const latencyMs = options.latencyMs ?? 0;
   const n = options.n ?? DEFAULT_N;
   const outDir = path.join(ROOT, '.output/e2e');
-  const dir = options.build === false ? path.join(outDir, 'chrome-mv3') : await buildExtension({ browser: 'chrome', e2e: true, outDir });
+  const dir =
+    options.build === false ? path.join(outDir, 'chrome-mv3') : await buildExtension({ browser: 'chrome', e2e: true, outDir });
   const chromium = await launchChromium(dir);
   const ext: ExtensionRun[] = [];
   const cli: SideResult[] = [];
@@ -281,11 +297,24 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
     'popup long tasks (> 50 ms) while streaming (median)': median(ext.map((r) => r.longTasks)),
     'requests alone, n at a time: service worker pages/s (median)': median(ext.map((r) => r.floor.pagesPerSecond)),
     'requests alone, n at a time: Node pages/s (median)': median(ext.map((r) => r.nodeFloor.pagesPerSecond)),
-    'requests alone: service worker / Node': median(ext.map((r) => r.floor.pagesPerSecond)) / median(ext.map((r) => r.nodeFloor.pagesPerSecond)),
-    ...cpuFigures('extension crawl', ext.map((r) => r.cpu)),
-    ...cpuFigures('command line crawl', cli.map((r) => r.cpu)),
-    ...cpuFigures('service worker requests alone', ext.map((r) => r.floor.cpu)),
-    ...cpuFigures('Node requests alone', ext.map((r) => r.nodeFloor.cpu)),
+    'requests alone: service worker / Node':
+      median(ext.map((r) => r.floor.pagesPerSecond)) / median(ext.map((r) => r.nodeFloor.pagesPerSecond)),
+    ...cpuFigures(
+      'extension crawl',
+      ext.map((r) => r.cpu),
+    ),
+    ...cpuFigures(
+      'command line crawl',
+      cli.map((r) => r.cpu),
+    ),
+    ...cpuFigures(
+      'service worker requests alone',
+      ext.map((r) => r.floor.cpu),
+    ),
+    ...cpuFigures(
+      'Node requests alone',
+      ext.map((r) => r.nodeFloor.cpu),
+    ),
   };
 }
 

@@ -15,8 +15,8 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { PriorityFrontier } from '../lib/frontier/priority-frontier';
-import { Rng } from '../lib/rng';
+import { PriorityFrontier } from '../lib/engine';
+import { Rng } from '../lib/engine';
 
 const CAPACITIES = [256, 10_000, 100_000];
 const RUNS = 5;

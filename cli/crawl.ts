@@ -7,10 +7,10 @@
  */
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createCrawl } from '../lib/crawl';
-import { createFetcher } from '../lib/fetch/fetcher';
-import { listStrategies, strategySpec } from '../lib/strategies/index';
-import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord } from '../lib/types';
+import { createCrawl } from '../lib/engine';
+import { createFetcher } from '../lib/engine';
+import { listStrategies, strategySpec } from '../lib/engine';
+import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord } from '../lib/engine';
 
 const HELP = `Usage: npm run crawl -- "<topic keywords>" <seed URL>... [options]
 
@@ -66,40 +66,46 @@ function parseParam(text: string): [string, number | string | boolean] {
 
 function formatStats(s: CrawlStats): string {
   const secs = s.elapsedMs / 1000;
-  return `${s.pagesEvaluated}/${s.maxPages} pages, ${s.errors} skipped, frontier ${s.frontierSize}, ` +
-    `${secs.toFixed(1)} s, ${(s.pagesEvaluated / Math.max(secs, 0.001)).toFixed(1)} pages/s, mean score ${s.meanScore.toFixed(3)}`;
+  return (
+    `${s.pagesEvaluated}/${s.maxPages} pages, ${s.errors} skipped, frontier ${s.frontierSize}, ` +
+    `${secs.toFixed(1)} s, ${(s.pagesEvaluated / Math.max(secs, 0.001)).toFixed(1)} pages/s, mean score ${s.meanScore.toFixed(3)}`
+  );
+}
+
+function parseCommandLine() {
+  return parseArgs({
+    allowPositionals: true,
+    options: {
+      strategy: { type: 'string' },
+      n: { type: 'string' },
+      param: { type: 'string', multiple: true },
+      'max-pages': { type: 'string' },
+      'max-buffer': { type: 'string' },
+      delay: { type: 'string' },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+      'max-bytes': { type: 'string' },
+      'stay-on-sites': { type: 'boolean' },
+      'allow-private': { type: 'boolean' },
+      'ignore-robots': { type: 'boolean' },
+      seed: { type: 'string' },
+      lang: { type: 'string' },
+      top: { type: 'string' },
+      all: { type: 'boolean' },
+      save: { type: 'string' },
+      resume: { type: 'string' },
+      json: { type: 'boolean' },
+      quiet: { type: 'boolean' },
+      'list-strategies': { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 }
 
 async function main(): Promise<void> {
-  let parsed;
+  let parsed: ReturnType<typeof parseCommandLine>;
   try {
-    parsed = parseArgs({
-      allowPositionals: true,
-      options: {
-        strategy: { type: 'string' },
-        n: { type: 'string' },
-        param: { type: 'string', multiple: true },
-        'max-pages': { type: 'string' },
-        'max-buffer': { type: 'string' },
-        delay: { type: 'string' },
-        concurrency: { type: 'string' },
-        timeout: { type: 'string' },
-        'max-bytes': { type: 'string' },
-        'stay-on-sites': { type: 'boolean' },
-        'allow-private': { type: 'boolean' },
-        'ignore-robots': { type: 'boolean' },
-        seed: { type: 'string' },
-        lang: { type: 'string' },
-        top: { type: 'string' },
-        all: { type: 'boolean' },
-        save: { type: 'string' },
-        resume: { type: 'string' },
-        json: { type: 'boolean' },
-        quiet: { type: 'boolean' },
-        'list-strategies': { type: 'boolean' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    parsed = parseCommandLine();
   } catch (error) {
     fail((error as Error).message);
   }
@@ -144,7 +150,17 @@ async function main(): Promise<void> {
   const urlPolicy = {
     allowPrivate: Boolean(o['allow-private']),
     allowedHosts: o['stay-on-sites']
-      ? [...new Set((checkpoint?.seeds ?? seeds).flatMap((s) => { try { return [new URL(s).hostname]; } catch { return []; } }))]
+      ? [
+          ...new Set(
+            (checkpoint?.seeds ?? seeds).flatMap((s) => {
+              try {
+                return [new URL(s).hostname];
+              } catch {
+                return [];
+              }
+            }),
+          ),
+        ]
       : undefined,
   };
   const fetcher = createFetcher({
@@ -164,7 +180,7 @@ async function main(): Promise<void> {
     controller.abort();
   });
 
-  let run;
+  let run: ReturnType<typeof createCrawl>;
   try {
     run = createCrawl({
       topic: { keywords, language: o.lang },
@@ -216,7 +232,9 @@ async function main(): Promise<void> {
 
   const ranked = results.filter((p) => !p.noindex).sort((a, b) => b.score - a.score);
   if (o.json) {
-    process.stdout.write(JSON.stringify({ topic: keywords || checkpoint?.topic.keywords, reason, stats, results: ranked, skips }, null, 2) + '\n');
+    process.stdout.write(
+      `${JSON.stringify({ topic: keywords || checkpoint?.topic.keywords, reason, stats, results: ranked, skips }, null, 2)}\n`,
+    );
     return;
   }
   const top = intOption(o.top, 'top', 25, 1);
@@ -224,7 +242,9 @@ async function main(): Promise<void> {
   if (shown.length === 0) process.stdout.write('No pages found.\n');
   shown.forEach((p, i) => {
     const tag = p.isSeed ? 'seed ' : 'fresh';
-    process.stdout.write(`${String(i + 1).padStart(3)}. ${p.score.toFixed(3)} ${tag} ${p.title || '(untitled)'}\n     ${p.url}\n`);
+    process.stdout.write(
+      `${String(i + 1).padStart(3)}. ${p.score.toFixed(3)} ${tag} ${p.title || '(untitled)'}\n     ${p.url}\n`,
+    );
   });
   if (reason === 'aborted' && o.save) process.stderr.write(`Saved; continue with --resume ${o.save}\n`);
 }

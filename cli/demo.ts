@@ -17,7 +17,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Page } from 'puppeteer';
-import { startTestWeb } from '../test/web/server';
+import { startTestWeb } from '../harness/testweb/server';
 import {
   buildExtension,
   launchChromium,
@@ -29,8 +29,8 @@ import {
   tid,
   waitForStatus,
   type ChromiumSession,
-} from '../test/e2e/helpers';
-import type { PageResult } from '../lib/types';
+} from '../harness/browsers';
+import type { PageResult } from '../lib/engine';
 
 const { values: args } = parseArgs({
   options: {
@@ -103,9 +103,14 @@ async function main(): Promise<void> {
     }
 
     const tabId = await tabIdOf(worker, serp.url);
-    const popup: Page = await openExtensionPage(chromium.browser, chromium.extensionId, `popup.html?tab=${tabId}`, { width: 460, height: 640 });
+    const popup: Page = await openExtensionPage(chromium.browser, chromium.extensionId, `popup.html?tab=${tabId}`, {
+      width: 460,
+      height: 640,
+    });
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
-    log(`Popup: topic "${await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)}", ${await popup.$eval(tid('seed-count'), (e) => e.textContent)}`);
+    log(
+      `Popup: topic "${await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)}", ${await popup.$eval(tid('seed-count'), (e) => e.textContent)}`,
+    );
     log(`Crawling ${budget} pages…`);
     const t0 = Date.now();
     const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
@@ -123,7 +128,9 @@ async function main(): Promise<void> {
     );
     console.log(`${'#'.padStart(3)}  ${'score'.padEnd(5)}  ${'fresh'.padEnd(5)}  title  <url>`);
     ranked.forEach((p, i) => {
-      console.log(`${String(i + 1).padStart(3)}  ${p.score.toFixed(3)}  ${(p.isSeed ? '' : 'fresh').padEnd(5)}  ${p.title || '(untitled)'}  <${p.url}>`);
+      console.log(
+        `${String(i + 1).padStart(3)}  ${p.score.toFixed(3)}  ${(p.isSeed ? '' : 'fresh').padEnd(5)}  ${p.title || '(untitled)'}  <${p.url}>`,
+      );
     });
 
     // The popup as a user sees it: scroll the list back to the top first.

@@ -1,20 +1,26 @@
 /**
- * The background: wiring only. Crawls run in lib/background/runner (tested under Node); this file connects it to
+ * The background: wiring only. Crawls run in lib/app/runner (tested under Node); this file connects it to
  * the browser: storage (IndexedDB), the evaluator (offscreen document in Chrome, a Worker of this page in Firefox),
  * messages and live ports from the UI, the context menu, keep-alive, and recovery after a restart.
  */
-import { createFetcher } from '../lib/fetch/fetcher';
-import { createGuardedEvaluator } from '../lib/background/guarded-evaluator';
-import { LiveHub, type Subscription } from '../lib/background/live';
-import { createPortEvaluator, offscreenEnsurer, type EvaluatorPorts } from '../lib/background/relay-evaluator';
-import { createRequestHandler, plainStrategies } from '../lib/background/requests';
-import { CrawlRunner, type StartKind } from '../lib/background/runner';
-import { draftFromMenu, startHash, toSerpInfo, type MenuClick, type PageText } from '../lib/background/start-view';
-import { isForagerRequest, LIVE_PORT, type EvaluatorPortHandoff, type LiveClientMessage, type TabContext } from '../lib/protocol';
-import { createIdbStore } from '../lib/store/idb-store';
-import { GUARD_RULE_IDS, networkGuardRules } from '../lib/url/network-guard';
-import { listStrategies } from '../lib/strategies/index';
-import type { Evaluator } from '../lib/types';
+import { createFetcher } from '../lib/engine';
+import { createGuardedEvaluator } from '../lib/app/evaluator/guarded-evaluator';
+import { LiveHub, type Subscription } from '../lib/app/live';
+import { createPortEvaluator, offscreenEnsurer, type EvaluatorPorts } from '../lib/app/evaluator/port-evaluator';
+import { createRequestHandler, plainStrategies } from '../lib/app/handlers';
+import { CrawlRunner, type StartKind } from '../lib/app/runner';
+import { draftFromMenu, startHash, toSerpInfo, type MenuClick, type PageText } from '../lib/app/view/start-draft';
+import {
+  isForagerRequest,
+  LIVE_PORT,
+  type EvaluatorPortHandoff,
+  type LiveClientMessage,
+  type TabContext,
+} from '../lib/app/protocol';
+import { createIdbStore } from '../lib/app/store/idb-store';
+import { GUARD_RULE_IDS, networkGuardRules } from '../lib/app/network-guard';
+import { listStrategies } from '../lib/engine';
+import type { Evaluator } from '../lib/engine';
 import { spawnEvaluatorWorker } from './worker/spawn';
 
 const MENU_ID = 'forager-crawl-from-here';
@@ -36,7 +42,10 @@ interface ChromeExtras {
 
 /** The service worker's `clients` (the DOM typings this project compiles with do not declare it). */
 interface ServiceWorkerClients {
-  matchAll(options: { includeUncontrolled: boolean; type: 'window' }): Promise<{ url: string; postMessage(message: unknown, transfer: Transferable[]): void }[]>;
+  matchAll(options: {
+    includeUncontrolled: boolean;
+    type: 'window';
+  }): Promise<{ url: string; postMessage(message: unknown, transfer: Transferable[]): void }[]>;
 }
 
 function makeEvaluator(): Evaluator {
@@ -48,7 +57,8 @@ function makeEvaluator(): Evaluator {
   const clients = (globalThis as unknown as { clients: ServiceWorkerClients }).clients;
   const url = browser.runtime.getURL('/offscreen.html');
   const ensureReady = offscreenEnsurer({
-    exists: async () => (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
+    exists: async () =>
+      (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
     create: () =>
       chromeApi.offscreen.createDocument({
         url,
@@ -106,12 +116,16 @@ export default defineBackground(() => {
     evaluator,
     strategies,
     // Redirect hops are followed by the browser where lib cannot see them: session rules block this extension's own
-    // requests to private hosts, except the crawl's private seed hosts (lib/url/network-guard.ts).
+    // requests to private hosts, except the crawl's private seed hosts (lib/app/network-guard.ts).
     guardNetwork: async (policy) => {
       const dnr = (browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest }).declarativeNetRequest;
-      if (!dnr?.updateSessionRules) throw new Error('declarativeNetRequest is not available: redirect hops to private hosts are not blocked');
+      if (!dnr?.updateSessionRules)
+        throw new Error('declarativeNetRequest is not available: redirect hops to private hosts are not blocked');
       const ownDomain = new URL(browser.runtime.getURL('/')).host;
-      await dnr.updateSessionRules({ removeRuleIds: GUARD_RULE_IDS, addRules: networkGuardRules(ownDomain, policy.privateHosts) });
+      await dnr.updateSessionRules({
+        removeRuleIds: GUARD_RULE_IDS,
+        addRules: networkGuardRules(ownDomain, policy.privateHosts),
+      });
     },
     makeFetcher: (settings, urlPolicy) =>
       createFetcher({
@@ -182,7 +196,7 @@ export default defineBackground(() => {
     let sub: Subscription | null = null;
     port.onMessage.addListener((message: unknown) => {
       const m = message as LiveClientMessage;
-      if (!m || m.type !== 'subscribe') return;
+      if (m?.type !== 'subscribe') return;
       sub?.close();
       const id = typeof m.id === 'string' && m.id ? m.id : undefined;
       const current = hub.subscribe({ post: (x) => port.postMessage(x) }, id);
@@ -198,10 +212,13 @@ export default defineBackground(() => {
 
   // ---- context menu: "Crawl from here" opens the start view of the results page in a tab ----
   // (A popup cannot be opened from a menu click in every browser; a tab works in both.)
-  void browser.contextMenus.removeAll().then(() =>
-    browser.contextMenus.create({ id: MENU_ID, title: 'Crawl from here', contexts: ['page', 'link', 'selection'] }),
-  );
-  async function onMenuClick(info: MenuClick & { menuItemId?: string | number }, tab?: { id?: number; url?: string; title?: string; index?: number }) {
+  void browser.contextMenus
+    .removeAll()
+    .then(() => browser.contextMenus.create({ id: MENU_ID, title: 'Crawl from here', contexts: ['page', 'link', 'selection'] }));
+  async function onMenuClick(
+    info: MenuClick & { menuItemId?: string | number },
+    tab?: { id?: number; url?: string; title?: string; index?: number },
+  ) {
     if (info.menuItemId !== undefined && info.menuItemId !== MENU_ID) return;
     let page: PageText | undefined;
     if (tab?.id !== undefined && tab.id >= 0 && !info.selectionText) {

@@ -3,7 +3,7 @@
  * extraction as the value of `scripting.executeScript`. Registered at runtime, not in the manifest: the background
  * injects it into the active tab when the popup opens (activeTab), so no search engine host permission is needed.
  */
-import { extractSerp } from '../lib/serp/extract';
+import { extractSerp } from '../lib/app/serp/extract';
 
 export default defineContentScript({
   registration: 'runtime',

@@ -10,7 +10,7 @@
  * - linkage@k: the same for the ranking by distinct topic keywords contained, ties broken by corpus PageRank.
  * Static top-k lists leave out hubs and the task's seeds, so k is always the number of pages still to be found.
  */
-import { tokenize } from '../lib/text/tokenize';
+import { tokenize } from '../lib/engine';
 import type { CorpusIndex } from './corpus';
 import {
   bm25Scores,
@@ -87,7 +87,10 @@ export interface AnalysisOptions {
 }
 
 /** Ranks the corpus for a topic: BM25 against the description, and distinct keywords with PageRank ties. */
-export function staticRankings(topic: LabTopic, corpus: CorpusIndex): { lexical: string[]; linkage: string[]; keywords: string[] } {
+export function staticRankings(
+  topic: LabTopic,
+  corpus: CorpusIndex,
+): { lexical: string[]; linkage: string[]; keywords: string[] } {
   const lang = topic.language ?? 'en';
   const docs: RankDoc[] = corpus.ids.map((id, i) => ({ id, tf: corpus.tf[i], length: corpus.length[i] }));
   const bm = bm25Scores(docs, tokenize(topic.description, lang), {}, corpus.df);
@@ -118,7 +121,13 @@ export function analyze(
   /** topic -> task -> metric -> (pages, budget) -> value */
   type Evaluate = (pages: CrawlRecord['pages'], budget: number) => number;
   const metricFns = new Map<string, Map<TaskId, Map<string, Evaluate>>>();
-  const metricNames = ['recall', 'recall-area', 'harvest', ...options.ks.map((k) => `lexical@${k}`), ...options.ks.map((k) => `linkage@${k}`)];
+  const metricNames = [
+    'recall',
+    'recall-area',
+    'harvest',
+    ...options.ks.map((k) => `lexical@${k}`),
+    ...options.ks.map((k) => `linkage@${k}`),
+  ];
   const maxK = Math.max(...options.ks);
 
   for (const topic of topics) {
@@ -177,7 +186,10 @@ export function analyze(
       /** Per topic: value at a number of pages, averaged over the topic's seeds. */
       const perTopicAt = (topicId: string, pagesCrawled: number): number => {
         const fn = metricFns.get(topicId)!.get(task)!.get(metric)!;
-        const vals = recs.filter((r) => r.topic === topicId).map((r) => fn(r.pages, pagesCrawled)).filter((v) => !Number.isNaN(v));
+        const vals = recs
+          .filter((r) => r.topic === topicId)
+          .map((r) => fn(r.pages, pagesCrawled))
+          .filter((v) => !Number.isNaN(v));
         return vals.length ? vals.reduce((s, v) => s + v, 0) / vals.length : NaN;
       };
       const cellAt = (pagesCrawled: number): Cell => {
@@ -191,7 +203,13 @@ export function analyze(
       const cells = points.map(cellAt);
       const perTopic: Record<string, number[]> = {};
       for (const t of topicIds) perTopic[t] = cells.map((c) => c.perTopic[t]);
-      results.push({ task, strategy, metric, budgets, dynamic: { pages: points, mean: cells.map((c) => c.mean), se: cells.map((c) => c.se), perTopic } });
+      results.push({
+        task,
+        strategy,
+        metric,
+        budgets,
+        dynamic: { pages: points, mean: cells.map((c) => c.mean), se: cells.map((c) => c.se), perTopic },
+      });
     }
   }
   return { results, statics };
@@ -213,12 +231,25 @@ export function compareStrategies(results: MetricResult[], a: string, b: string)
       const ca = ra.budgets[budget];
       const cb = rb.budgets[budget];
       if (!cb) continue;
-      const topicsBoth = Object.keys(ca.perTopic).filter((t) => !Number.isNaN(ca.perTopic[t]) && !Number.isNaN(cb.perTopic[t] ?? NaN));
+      const topicsBoth = Object.keys(ca.perTopic).filter(
+        (t) => !Number.isNaN(ca.perTopic[t]) && !Number.isNaN(cb.perTopic[t] ?? NaN),
+      );
       if (topicsBoth.length === 0) continue;
       const bValues = topicsBoth.map((t) => cb.perTopic[t]);
-      const pc = pairedComparison(topicsBoth.map((t) => ca.perTopic[t]), bValues);
+      const pc = pairedComparison(
+        topicsBoth.map((t) => ca.perTopic[t]),
+        bValues,
+      );
       const max = METRIC_MAX[ra.metric];
-      out.push({ a, b, task: ra.task, metric: ra.metric, budget: Number(budget), ...pc, ...(max !== undefined ? { maxT: maxPairedT(bValues, max) } : {}) });
+      out.push({
+        a,
+        b,
+        task: ra.task,
+        metric: ra.metric,
+        budget: Number(budget),
+        ...pc,
+        ...(max !== undefined ? { maxT: maxPairedT(bValues, max) } : {}),
+      });
     }
   }
   return out;

@@ -87,8 +87,13 @@ function int(args: Args, key: string, fallback: number, min = 1): number {
 
 function intList(args: Args, key: string, fallback: string, min = 1): number[] {
   const text = str(args, key, fallback)!;
-  const list = text.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-  if (!list.length || list.some((n) => !Number.isInteger(n) || n < min)) throw new Error(`--${key} must be a comma-separated list of whole numbers >= ${min}, got ${text}`);
+  const list = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
+  if (!list.length || list.some((n) => !Number.isInteger(n) || n < min))
+    throw new Error(`--${key} must be a comma-separated list of whole numbers >= ${min}, got ${text}`);
   return [...new Set(list)].sort((a, b) => a - b);
 }
 
@@ -109,7 +114,10 @@ function resolveSites(args: Args): { sites: SiteConfig[]; description: string } 
 }
 
 function corpusCacheFile(sites: SiteConfig[]): string {
-  const key = createHash('sha1').update(sites.map((s) => s.dir).join('\0')).digest('hex').slice(0, 12);
+  const key = createHash('sha1')
+    .update(sites.map((s) => s.dir).join('\0'))
+    .digest('hex')
+    .slice(0, 12);
   return join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.json`);
 }
 
@@ -148,15 +156,31 @@ async function cmdRun(args: Args): Promise<void> {
       ? compareArgs.map((c) => {
           const [a, b, extra] = c.split(',').map((s) => s.trim());
           if (!a || !b || extra !== undefined) throw new Error(`--compare takes two strategy labels A,B, got ${c}`);
-          for (const x of [a, b]) if (!labels.includes(x)) throw new Error(`--compare: ${x} is not one of the strategies (${labels.join(', ')})`);
+          for (const x of [a, b])
+            if (!labels.includes(x)) throw new Error(`--compare: ${x} is not one of the strategies (${labels.join(', ')})`);
           return [a, b] as [string, string];
         })
       : labels.slice(1).map((l) => [l, labels[0]] as [string, string]);
 
     const jobs: CrawlJob[] = [];
-    for (const topic of topics) for (const task of tasks) for (const strategy of strategies) for (const seed of seeds) jobs.push({ topic, task, strategy, seed });
-    log(`lab: ${jobs.length} crawls of ${Math.max(...budgets)} pages (${topics.length} topics x ${tasks.length} tasks x ${strategies.length} strategies x ${seeds.length} seeds), ${parallel} at a time`);
-    const { records, stats } = await runCrawls({ web, jobs, maxPages: Math.max(...budgets), maxBuffer, workers, parallel, fetchConcurrency, maxBytes, signal: abort.signal, log });
+    for (const topic of topics)
+      for (const task of tasks)
+        for (const strategy of strategies) for (const seed of seeds) jobs.push({ topic, task, strategy, seed });
+    log(
+      `lab: ${jobs.length} crawls of ${Math.max(...budgets)} pages (${topics.length} topics x ${tasks.length} tasks x ${strategies.length} strategies x ${seeds.length} seeds), ${parallel} at a time`,
+    );
+    const { records, stats } = await runCrawls({
+      web,
+      jobs,
+      maxPages: Math.max(...budgets),
+      maxBuffer,
+      workers,
+      parallel,
+      fetchConcurrency,
+      maxBytes,
+      signal: abort.signal,
+      log,
+    });
     const crawlSeconds = (Date.now() - t0) / 1000;
     const { results, statics } = analyze(records, topics, corpus, { budgets, ks, step });
     const comparisons: Comparison[] = pairs.flatMap(([a, b]) => compareStrategies(results, a, b));
@@ -185,10 +209,22 @@ async function cmdRun(args: Args): Promise<void> {
       results,
       comparisons,
       statics,
-      crawls: records.map((r) => ({ topic: r.topic, task: r.task, strategy: r.strategy, seed: r.seed, pages: r.pages.length, errors: r.errors, done: r.done, elapsedMs: r.elapsedMs })),
+      crawls: records.map((r) => ({
+        topic: r.topic,
+        task: r.task,
+        strategy: r.strategy,
+        seed: r.seed,
+        pages: r.pages.length,
+        errors: r.errors,
+        done: r.done,
+        elapsedMs: r.elapsedMs,
+      })),
     };
     const short = records.filter((r) => r.pages.length < Math.max(...budgets));
-    if (short.length) log(`note: ${short.length} crawls ran out of URLs before ${Math.max(...budgets)} pages; their later budgets use every page they crawled`);
+    if (short.length)
+      log(
+        `note: ${short.length} crawls ran out of URLs before ${Math.max(...budgets)} pages; their later budgets use every page they crawled`,
+      );
     log(`lab: crawls done in ${crawlSeconds.toFixed(1)} s, total ${res.meta.wallSeconds.toFixed(1)} s`);
     output(res, args);
   } finally {
@@ -201,7 +237,10 @@ function output(res: LabResults, args: Args): void {
   process.stdout.write(`${textTable(res)}\n`);
   const json = str(args, 'json');
   if (json) {
-    writeFileSync(json, JSON.stringify(res, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)));
+    writeFileSync(
+      json,
+      JSON.stringify(res, (_k, v) => (typeof v === 'number' && !Number.isFinite(v) ? null : v)),
+    );
     log(`wrote ${json}`);
   }
   const report = str(args, 'report');

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluatePage } from '../lib/html/evaluate';
-import type { TermVector } from '../lib/types';
+import { evaluatePage } from '../lib/engine';
+import type { TermVector } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { documentFrequencies, idfWeights, pageRank } from './metrics';
 import { globToRegExp, listFiles, pagePaths, type SiteConfig } from './sites';
@@ -67,7 +67,7 @@ export function corpusFingerprint(sites: SiteConfig[]): string {
       h.update(`\0${f} ${st.size} ${st.mtimeMs}`);
     }
   }
-  for (const sub of ['lib/html', 'lib/text', 'lib/url']) {
+  for (const sub of ['lib/engine/html', 'lib/engine/text', 'lib/engine/url']) {
     const dir = join(REPO_ROOT, sub);
     if (!existsSync(dir)) continue;
     for (const f of readdirSync(dir).sort()) if (f.endsWith('.ts')) h.update(`\0${sub}/${f}`).update(readFileSync(join(dir, f)));

@@ -14,6 +14,11 @@ port.on('message', (msg: { type: 'run'; task: CrawlTask }) => {
   const { task } = msg;
   runCrawlTask(task, caches.get(task.topicId)).then(
     (outcome) => port.postMessage({ type: 'done', outcome }),
-    (err: unknown) => port.postMessage({ type: 'error', index: task.index, message: err instanceof Error ? err.stack ?? err.message : String(err) }),
+    (err: unknown) =>
+      port.postMessage({
+        type: 'error',
+        index: task.index,
+        message: err instanceof Error ? (err.stack ?? err.message) : String(err),
+      }),
   );
 });

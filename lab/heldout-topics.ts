@@ -27,7 +27,12 @@ const CHAPTERS: [string, string, string, (id: string) => boolean][] = [
   ['pg-indexes', 'database indexes', 'PostgreSQL chapter: Indexes', pgChapter('indexes')],
   ['pg-plpgsql', 'plpgsql procedural language', 'PostgreSQL chapter: PL/pgSQL, SQL Procedural Language', pgChapter('plpgsql')],
   ['pg-pltcl', 'tcl procedural language', 'PostgreSQL chapter: PL/Tcl, Tcl Procedural Language', pgChapter('pltcl')],
-  ['pg-plpython', 'python procedural language', 'PostgreSQL chapter: PL/Python, Python Procedural Language', pgChapter('plpython')],
+  [
+    'pg-plpython',
+    'python procedural language',
+    'PostgreSQL chapter: PL/Python, Python Procedural Language',
+    pgChapter('plpython'),
+  ],
   ['pg-plperl', 'perl procedural language', 'PostgreSQL chapter: PL/Perl, Perl Procedural Language', pgChapter('plperl')],
   ['pg-logicaldecoding', 'logical decoding', 'PostgreSQL chapter: Logical Decoding', pgChapter('logicaldecoding')],
   ['pg-protocol', 'frontend backend protocol', 'PostgreSQL chapter: Frontend/Backend Protocol', pgChapter('protocol')],
@@ -41,14 +46,39 @@ const CHAPTERS: [string, string, string, (id: string) => boolean][] = [
   ['pg-queries', 'sql queries', 'PostgreSQL chapter: Queries', pgChapter('queries')],
   ['pg-ddl', 'data definition', 'PostgreSQL chapter: Data Definition', pgChapter('ddl')],
   ['dj-gis', 'geodjango gis', 'Django chapter: GeoDjango', folder('django/ref/contrib/gis/')],
-  ['dj-cbv-api', 'class-based views api', 'Django chapter: Built-in class-based views API', folder('django/ref/class-based-views/')],
+  [
+    'dj-cbv-api',
+    'class-based views api',
+    'Django chapter: Built-in class-based views API',
+    folder('django/ref/class-based-views/'),
+  ],
   ['dj-http', 'handling http requests', 'Django chapter: Handling HTTP requests', folder('django/topics/http/')],
   ['dj-forms', 'forms', 'Django chapter: Forms (API reference)', folder('django/ref/forms/')],
   ['dj-contributing', 'contributing', 'Django chapter: Contributing to Django', folder('django/internals/contributing/', true)],
-  ['py-email', 'email mime handling', 'Python library chapter: email, an email and MIME handling package', (id) => /^python\/library\/email[^/]*\.html$/.test(id)],
-  ['py-xml', 'xml processing modules', 'Python library chapter: XML Processing Modules', (id) => /^python\/library\/xml[^/]*\.html$/.test(id)],
-  ['py-tkinter', 'tkinter tcl tk interface', 'Python library chapter: tkinter, Python interface to Tcl/Tk', (id) => /^python\/library\/tkinter[^/]*\.html$/.test(id)],
-  ['py-urllib', 'url handling modules', 'Python library chapter: urllib, URL handling modules', (id) => /^python\/library\/urllib[^/]*\.html$/.test(id)],
+  [
+    'py-email',
+    'email mime handling',
+    'Python library chapter: email, an email and MIME handling package',
+    (id) => /^python\/library\/email[^/]*\.html$/.test(id),
+  ],
+  [
+    'py-xml',
+    'xml processing modules',
+    'Python library chapter: XML Processing Modules',
+    (id) => /^python\/library\/xml[^/]*\.html$/.test(id),
+  ],
+  [
+    'py-tkinter',
+    'tkinter tcl tk interface',
+    'Python library chapter: tkinter, Python interface to Tcl/Tk',
+    (id) => /^python\/library\/tkinter[^/]*\.html$/.test(id),
+  ],
+  [
+    'py-urllib',
+    'url handling modules',
+    'Python library chapter: urllib, URL handling modules',
+    (id) => /^python\/library\/urllib[^/]*\.html$/.test(id),
+  ],
   ['dj-cbv', 'class-based views', 'Django chapter: Class-based views (topic guide)', folder('django/topics/class-based-views/')],
 ];
 
@@ -68,8 +98,18 @@ const CHAPTERS2: typeof CHAPTERS = [
   ['dj-models', 'models', 'Django chapter: Models (API reference)', folder('django/ref/models/')],
   ['dj-intro', 'getting started tutorial', 'Django chapter: Getting started', folder('django/intro/')],
   ['dj-faq', 'faq', 'Django chapter: Django FAQ', folder('django/faq/')],
-  ['py-http', 'http modules', 'Python library chapter: http, HTTP modules', (id) => /^python\/library\/http[^/]*\.html$/.test(id)],
-  ['py-importlib', 'importlib import', 'Python library chapter: importlib, the implementation of import', (id) => /^python\/library\/importlib[^/]*\.html$/.test(id)],
+  [
+    'py-http',
+    'http modules',
+    'Python library chapter: http, HTTP modules',
+    (id) => /^python\/library\/http[^/]*\.html$/.test(id),
+  ],
+  [
+    'py-importlib',
+    'importlib import',
+    'Python library chapter: importlib, the implementation of import',
+    (id) => /^python\/library\/importlib[^/]*\.html$/.test(id),
+  ],
 ];
 
 /**
@@ -79,17 +119,37 @@ const CHAPTERS2: typeof CHAPTERS = [
  * and lab/topics-heldout3.json (reporting only).
  */
 const CHAPTERS3: typeof CHAPTERS = [
-  ['pg-sql', 'sql commands reference', 'PostgreSQL reference: SQL Commands', (id) => /^postgresql\/sql-.*\.html$/.test(id) && !/^postgresql\/sql-(syntax|expressions|keywords)/.test(id)],
-  ['pg-catalog', 'system catalogs', 'PostgreSQL chapter: System Catalogs', (id) => /^postgresql\/catalogs?(-.*)?\.html$/.test(id)],
+  [
+    'pg-sql',
+    'sql commands reference',
+    'PostgreSQL reference: SQL Commands',
+    (id) => /^postgresql\/sql-.*\.html$/.test(id) && !/^postgresql\/sql-(syntax|expressions|keywords)/.test(id),
+  ],
+  [
+    'pg-catalog',
+    'system catalogs',
+    'PostgreSQL chapter: System Catalogs',
+    (id) => /^postgresql\/catalogs?(-.*)?\.html$/.test(id),
+  ],
   ['py-capi', 'python c api', 'Python/C API Reference Manual', folder('python/c-api/')],
   ['pg-infoschema', 'information schema', 'PostgreSQL chapter: The Information Schema', pgChapter('infoschema')],
-  ['sq-session', 'session extension changesets', 'SQLite: the Session Extension (changesets and patchsets)', folder('sqlite/session/')],
+  [
+    'sq-session',
+    'session extension changesets',
+    'SQLite: the Session Extension (changesets and patchsets)',
+    folder('sqlite/session/'),
+  ],
   ['pg-spi', 'server programming interface', 'PostgreSQL chapter: Server Programming Interface', pgChapter('spi')],
   ['sq-lang', 'sql language syntax', 'SQLite: SQL As Understood By SQLite', (id) => /^sqlite\/lang(_[^/]*)?\.html$/.test(id)],
   ['pg-view', 'system views', 'PostgreSQL chapter: System Views', (id) => /^postgresql\/views?(-.*)?\.html$/.test(id)],
   ['pg-ecpg', 'embedded sql in c', 'PostgreSQL chapter: ECPG, Embedded SQL in C', pgChapter('ecpg')],
   ['pg-functions', 'functions and operators', 'PostgreSQL chapter: Functions and Operators', pgChapter('functions')],
-  ['pg-app', 'client server applications', 'PostgreSQL reference: Client and Server Applications', (id) => /^postgresql\/app-.*\.html$/.test(id)],
+  [
+    'pg-app',
+    'client server applications',
+    'PostgreSQL reference: Client and Server Applications',
+    (id) => /^postgresql\/app-.*\.html$/.test(id),
+  ],
   ['dj-howto', 'how-to guides', 'Django: How-to guides', folder('django/howto/', true)],
   ['pg-tutorial', 'tutorial', 'PostgreSQL part: Tutorial', pgChapter('tutorial')],
   ['git-technical', 'git technical documentation', 'Git: technical documentation', folder('git/technical/')],
@@ -118,13 +178,21 @@ const hash = (s: string) => createHash('sha1').update(s).digest('hex');
 async function main(): Promise<void> {
   const sites = loadSitesDir(join(DEFAULT_CACHE, 'sites'), SITES_FILE);
   const web = await startLocalWeb({ sites });
-  const key = createHash('sha1').update(sites.map((s) => s.dir).join('\0')).digest('hex').slice(0, 12);
-  const corpus = await loadCorpusIndex(web, sites, { cacheFile: join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.json`), log: (l) => process.stderr.write(`${l}\n`) });
+  const key = createHash('sha1')
+    .update(sites.map((s) => s.dir).join('\0'))
+    .digest('hex')
+    .slice(0, 12);
+  const corpus = await loadCorpusIndex(web, sites, {
+    cacheFile: join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.json`),
+    log: (l) => process.stderr.write(`${l}\n`),
+  });
   await web.close();
   const n = corpus.ids.length;
   // Reverse adjacency, for distances *to* the targets along forward links.
   const inlinks: number[][] = Array.from({ length: n }, () => []);
-  corpus.outlinks.forEach((outs, i) => outs.forEach((j) => inlinks[j].push(i)));
+  corpus.outlinks.forEach((outs, i) => {
+    for (const j of outs) inlinks[j].push(i);
+  });
 
   const makeTopic = ([id, keywords, description, match]: (typeof CHAPTERS)[number]): LabTopic => {
     const targets = corpus.ids.filter(match).sort();
@@ -146,24 +214,40 @@ async function main(): Promise<void> {
       frontier = next;
     }
     const candidates = corpus.ids.filter((_, i) => dist[i] === 3 && !corpus.hub[i]);
-    const neighbors = candidates.sort((a, b) => (hash(id + a) < hash(id + b) ? -1 : 1)).slice(0, 10).sort();
+    const neighbors = candidates
+      .sort((a, b) => (hash(id + a) < hash(id + b) ? -1 : 1))
+      .slice(0, 10)
+      .sort();
     if (neighbors.length < 3) throw new Error(`${id}: only ${neighbors.length} neighbors at distance 3`);
     const examples = targets.filter((_, i) => i % 2 === 0);
     return { id, keywords, description, targets, examples, neighbors };
   };
   const tune: LabTopic[] = [];
   const heldout: LabTopic[] = [];
-  CHAPTERS.forEach((chapter, k) => (k % 2 === 0 ? tune : heldout).push(makeTopic(chapter)));
+  CHAPTERS.forEach((chapter, k) => {
+    (k % 2 === 0 ? tune : heldout).push(makeTopic(chapter));
+  });
   const heldout2 = CHAPTERS2.map(makeTopic);
   const tune3: LabTopic[] = [];
   const heldout3: LabTopic[] = [];
-  CHAPTERS3.forEach((chapter, k) => (k % 2 === 0 ? tune3 : heldout3).push(makeTopic(chapter)));
-  const corpusNote = 'docweb (see ../shared/lab/README.md); generated by lab/heldout-topics.ts from the manuals\' chapter structure';
-  for (const [file, topics] of [['topics-tune.json', tune], ['topics-heldout.json', heldout], ['topics-heldout2.json', heldout2], ['topics-tune3.json', tune3], ['topics-heldout3.json', heldout3]] as const) {
+  CHAPTERS3.forEach((chapter, k) => {
+    (k % 2 === 0 ? tune3 : heldout3).push(makeTopic(chapter));
+  });
+  const corpusNote =
+    "docweb (see ../shared/lab/README.md); generated by lab/heldout-topics.ts from the manuals' chapter structure";
+  for (const [file, topics] of [
+    ['topics-tune.json', tune],
+    ['topics-heldout.json', heldout],
+    ['topics-heldout2.json', heldout2],
+    ['topics-tune3.json', tune3],
+    ['topics-heldout3.json', heldout3],
+  ] as const) {
     const data = { format: 'docweb-topics/1' as const, corpus: corpusNote, topics };
     validateTopics(data, file, (x) => corpus.position.has(x));
     writeFileSync(join(REPO_ROOT, 'lab', file), `${JSON.stringify(data, null, 1)}\n`);
-    process.stderr.write(`wrote lab/${file}: ${topics.map((t) => `${t.id} (${t.targets.length} targets, ${t.neighbors.length} neighbors)`).join(', ')}\n`);
+    process.stderr.write(
+      `wrote lab/${file}: ${topics.map((t) => `${t.id} (${t.targets.length} targets, ${t.neighbors.length} neighbors)`).join(', ')}\n`,
+    );
   }
 }
 

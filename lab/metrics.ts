@@ -2,7 +2,7 @@
  * The evaluation measures of Menczer, Pant, Srinivasan & Ruiz (SIGIR 2001) and Pant, Srinivasan & Menczer (2002),
  * as pure functions over term vectors, rankings and page sequences. Nothing here knows about HTTP or DocWeb.
  */
-import type { TermVector } from '../lib/types';
+import type { TermVector } from '../lib/engine';
 
 // ---------------------------------------------------------------------------------------------- statistics
 
@@ -148,7 +148,10 @@ export function bm25Scores(
 /** Sorts indices by score (descending), ties by id (ascending) so rankings are deterministic. */
 export function rankBy(ids: string[], scores: number[], tieBreak?: number[]): string[] {
   const order = ids.map((_, i) => i);
-  order.sort((i, j) => scores[j] - scores[i] || (tieBreak ? tieBreak[j] - tieBreak[i] : 0) || (ids[i] < ids[j] ? -1 : ids[i] > ids[j] ? 1 : 0));
+  order.sort(
+    (i, j) =>
+      scores[j] - scores[i] || (tieBreak ? tieBreak[j] - tieBreak[i] : 0) || (ids[i] < ids[j] ? -1 : ids[i] > ids[j] ? 1 : 0),
+  );
   return order.map((i) => ids[i]);
 }
 

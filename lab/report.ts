@@ -28,7 +28,16 @@ export interface LabResults {
   results: MetricResult[];
   comparisons: Comparison[];
   statics: TopicStatics[];
-  crawls: { topic: string; task: TaskId; strategy: string; seed: number; pages: number; errors: number; done: string; elapsedMs: number }[];
+  crawls: {
+    topic: string;
+    task: TaskId;
+    strategy: string;
+    seed: number;
+    pages: number;
+    errors: number;
+    done: string;
+    elapsedMs: number;
+  }[];
 }
 
 const TASK_NAMES: Record<number, string> = { 1: 'Task 1 (seeds: examples)', 2: 'Task 2 (seeds: neighbors)' };
@@ -48,13 +57,19 @@ export function textTable(res: LabResults, metrics?: string[]): string {
   const width = Math.max(10, ...labels.map((l) => l.length)) + 2;
   const metricList = metrics ?? [...new Set(res.results.map((r) => r.metric))];
   for (const task of res.meta.tasks) {
-    lines.push('', `${TASK_NAMES[task]} — mean ± standard error over ${res.meta.topics.length} topics (${res.meta.seeds.length} RNG seeds each)`);
+    lines.push(
+      '',
+      `${TASK_NAMES[task]} — mean ± standard error over ${res.meta.topics.length} topics (${res.meta.seeds.length} RNG seeds each)`,
+    );
     for (const metric of metricList) {
       lines.push(`  ${metric}`.padEnd(width + 2) + res.meta.budgets.map((b) => String(b).padStart(15)).join(''));
       for (const label of labels) {
         const r = res.results.find((x) => x.task === task && x.strategy === label && x.metric === metric);
         if (!r) continue;
-        lines.push(`    ${label}`.padEnd(width + 2) + res.meta.budgets.map((b) => cellText(r.budgets[b].mean, r.budgets[b].se).padStart(15)).join(''));
+        lines.push(
+          `    ${label}`.padEnd(width + 2) +
+            res.meta.budgets.map((b) => cellText(r.budgets[b].mean, r.budgets[b].se).padStart(15)).join(''),
+        );
       }
     }
   }
@@ -124,8 +139,12 @@ export function lineChart(o: PlotOptions): string {
   const pw = W - m.l - m.r;
   const ph = H - m.t - m.b;
   const xs = o.series.flatMap((s) => s.x);
-  const ys = o.series.flatMap((s) => s.y.map((y, i) => y + (s.err && Number.isFinite(s.err[i]) ? s.err[i] : 0))).filter(Number.isFinite);
-  const ysLo = o.series.flatMap((s) => s.y.map((y, i) => y - (s.err && Number.isFinite(s.err[i]) ? s.err[i] : 0))).filter(Number.isFinite);
+  const ys = o.series
+    .flatMap((s) => s.y.map((y, i) => y + (s.err && Number.isFinite(s.err[i]) ? s.err[i] : 0)))
+    .filter(Number.isFinite);
+  const ysLo = o.series
+    .flatMap((s) => s.y.map((y, i) => y - (s.err && Number.isFinite(s.err[i]) ? s.err[i] : 0)))
+    .filter(Number.isFinite);
   const x0 = Math.min(...xs, o.zeroBased === false ? Infinity : 0);
   const x1 = Math.max(...xs);
   let y0 = o.zeroBased === false ? Math.min(...ysLo) : 0;
@@ -139,7 +158,9 @@ export function lineChart(o: PlotOptions): string {
   const sx = (x: number) => m.l + ((x - x0) / (x1 - x0 || 1)) * pw;
   const sy = (y: number) => m.t + ph - ((y - y0) / (y1 - y0 || 1)) * ph;
   const parts: string[] = [];
-  parts.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`);
+  parts.push(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="sans-serif" font-size="11">`,
+  );
   parts.push(`<text x="${m.l + pw / 2}" y="16" text-anchor="middle" font-size="13" font-weight="bold">${esc(o.title)}</text>`);
   parts.push(`<rect x="${m.l}" y="${m.t}" width="${pw}" height="${ph}" fill="none" stroke="#999"/>`);
   for (const t of yTicks) {
@@ -180,7 +201,9 @@ export function lineChart(o: PlotOptions): string {
     });
     const ly = m.t + 8 + si * 16;
     const lx = m.l + pw + 12;
-    parts.push(`<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`);
+    parts.push(
+      `<line x1="${lx}" x2="${lx + 22}" y1="${ly}" y2="${ly}" stroke="${color}" stroke-width="2"${dash ? ` stroke-dasharray="${dash}"` : ''}/>`,
+    );
     parts.push(`<text x="${lx + 27}" y="${ly + 4}">${esc(s.label)}</text>`);
   });
   parts.push('</svg>');
@@ -192,7 +215,8 @@ export function lineChart(o: PlotOptions): string {
 /** The self-contained HTML report. */
 export function htmlReport(res: LabResults): string {
   const labels = res.meta.strategies.map((s) => s.label);
-  const get = (task: TaskId, label: string, metric: string) => res.results.find((r) => r.task === task && r.strategy === label && r.metric === metric);
+  const get = (task: TaskId, label: string, metric: string) =>
+    res.results.find((r) => r.task === task && r.strategy === label && r.metric === metric);
   const maxBudget = Math.max(...res.meta.budgets);
   const midK = res.meta.ks[Math.floor((res.meta.ks.length - 1) / 2)];
   const out: string[] = [];
@@ -210,7 +234,9 @@ td.l,th.l{text-align:left}th{background:#f4f4f4}.best{font-weight:bold;backgroun
     `<p class="meta">${esc(m.createdAt)} · topics: ${esc(m.topics.join(', '))} (${esc(m.topicsFile)}) · strategies: ${esc(labels.join(', '))} · budgets ${m.budgets.join(', ')} · ` +
       `MAX_BUFFER ${m.maxBuffer} · RNG seeds ${m.seeds.join(', ')} · ${m.crawls} crawls, ${m.pagesFetched} pages, ${m.evaluations} evaluations ` +
       `(${m.evaluationCacheHits} cache hits) in ${m.wallSeconds.toFixed(0)} s<br>corpus: ${esc(m.corpus.description)}, ${m.corpus.pages} pages ` +
-      `(${Object.entries(m.corpus.sites).map(([s, n]) => `${esc(s)} ${n}`).join(', ')}), ${m.corpus.hubs} hubs left out of static rankings</p>`,
+      `(${Object.entries(m.corpus.sites)
+        .map(([s, n]) => `${esc(s)} ${n}`)
+        .join(', ')}), ${m.corpus.hubs} hubs left out of static rankings</p>`,
   );
   out.push(`<p class="meta">Values are means over topics of each topic's mean over RNG seeds; error bars and ± are standard errors over topics.
 recall = share of the targets (seeds excluded) crawled; harvest = mean TF-IDF cosine of the crawled non-seed pages to the topic description;
@@ -233,19 +259,37 @@ lexical@k / linkage@k = share of the top k pages (seeds and hubs excluded) of a 
         const cells = m.ks.map((k) => get(task, label, `${kind}@${k}`)?.budgets[maxBudget]);
         return { label, x: m.ks, y: cells.map((c) => c?.mean ?? NaN), err: cells.map((c) => c?.se ?? NaN) };
       });
-      out.push(lineChart({ title: `${kind === 'lexical' ? 'Lexical' : 'Linkage'} coverage vs top-k at ${maxBudget} pages`, xLabel: 'k (top-k pages)', yLabel: 'coverage', series }));
+      out.push(
+        lineChart({
+          title: `${kind === 'lexical' ? 'Lexical' : 'Linkage'} coverage vs top-k at ${maxBudget} pages`,
+          xLabel: 'k (top-k pages)',
+          yLabel: 'coverage',
+          series,
+        }),
+      );
     }
     out.push('</div>');
     // Summary table: metric x budget, best strategy per column in bold.
     const metrics = [...new Set(res.results.filter((r) => r.task === task).map((r) => r.metric))];
-    out.push('<table><tr><th class="l">metric</th><th class="l">strategy</th>' + m.budgets.map((b) => `<th>${b} pages</th>`).join('') + '</tr>');
+    out.push(
+      '<table><tr><th class="l">metric</th><th class="l">strategy</th>' +
+        m.budgets.map((b) => `<th>${b} pages</th>`).join('') +
+        '</tr>',
+    );
     for (const metric of metrics) {
       const rows = labels.map((l) => get(task, l, metric)).filter((r): r is MetricResult => !!r);
-      const best = m.budgets.map((b) => Math.max(...rows.map((r) => (Number.isFinite(r.budgets[b].mean) ? r.budgets[b].mean : -Infinity))));
+      const best = m.budgets.map((b) =>
+        Math.max(...rows.map((r) => (Number.isFinite(r.budgets[b].mean) ? r.budgets[b].mean : -Infinity))),
+      );
       rows.forEach((r, i) => {
         out.push(
           `<tr>${i === 0 ? `<td class="l" rowspan="${rows.length}">${esc(metric)}</td>` : ''}<td class="l">${esc(r.strategy)}</td>` +
-            m.budgets.map((b, j) => `<td${r.budgets[b].mean === best[j] ? ' class="best"' : ''}>${cellText(r.budgets[b].mean, r.budgets[b].se)}</td>`).join('') +
+            m.budgets
+              .map(
+                (b, j) =>
+                  `<td${r.budgets[b].mean === best[j] ? ' class="best"' : ''}>${cellText(r.budgets[b].mean, r.budgets[b].se)}</td>`,
+              )
+              .join('') +
             '</tr>',
         );
       });
@@ -253,7 +297,9 @@ lexical@k / linkage@k = share of the top k pages (seeds and hubs excluded) of a 
     out.push('</table>');
     const comps = res.comparisons.filter((c) => c.task === task);
     if (comps.length) {
-      out.push('<h3>Paired comparisons over topics</h3><table><tr><th class="l">A vs B</th><th class="l">metric</th><th>budget</th><th>mean A−B</th><th>se</th><th>t</th><th title="the largest t any strategy could reach against B here, B being at the maximum on some topics">t at most</th><th>wins/ties/losses of A</th></tr>');
+      out.push(
+        '<h3>Paired comparisons over topics</h3><table><tr><th class="l">A vs B</th><th class="l">metric</th><th>budget</th><th>mean A−B</th><th>se</th><th>t</th><th title="the largest t any strategy could reach against B here, B being at the maximum on some topics">t at most</th><th>wins/ties/losses of A</th></tr>',
+      );
       for (const c of comps) {
         out.push(
           `<tr><td class="l">${esc(c.a)} vs ${esc(c.b)}</td><td class="l">${esc(c.metric)}</td><td>${c.budget}</td><td>${fmt(c.meanDiff)}</td><td>${fmt(c.se)}</td><td>${fmt(c.t, 2)}</td><td>${c.maxT === undefined ? '' : c.maxT === Infinity ? '∞' : fmt(c.maxT, 2)}</td><td>${c.wins}/${c.ties}/${c.losses}</td></tr>`,
@@ -261,12 +307,16 @@ lexical@k / linkage@k = share of the top k pages (seeds and hubs excluded) of a 
       }
       out.push('</table>');
     }
-    out.push(`<details><summary>Per topic at ${maxBudget} pages</summary><table><tr><th class="l">metric</th><th class="l">strategy</th>${m.topics.map((t) => `<th>${esc(t)}</th>`).join('')}</tr>`);
+    out.push(
+      `<details><summary>Per topic at ${maxBudget} pages</summary><table><tr><th class="l">metric</th><th class="l">strategy</th>${m.topics.map((t) => `<th>${esc(t)}</th>`).join('')}</tr>`,
+    );
     for (const metric of metrics) {
       for (const label of labels) {
         const r = get(task, label, metric);
         if (!r) continue;
-        out.push(`<tr><td class="l">${esc(metric)}</td><td class="l">${esc(label)}</td>${m.topics.map((t) => `<td>${fmt(r.budgets[maxBudget].perTopic[t] ?? NaN)}</td>`).join('')}</tr>`);
+        out.push(
+          `<tr><td class="l">${esc(metric)}</td><td class="l">${esc(label)}</td>${m.topics.map((t) => `<td>${fmt(r.budgets[maxBudget].perTopic[t] ?? NaN)}</td>`).join('')}</tr>`,
+        );
       }
     }
     out.push('</table></details>');

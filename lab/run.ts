@@ -4,12 +4,12 @@
  * first k pages do not depend on its budget). Page evaluations are cached per (topic, URL, bytes) across crawls.
  */
 import { createHash } from 'node:crypto';
-import { createCrawl } from '../lib/crawl';
-import { createFetcher } from '../lib/fetch/fetcher';
-import { localEvaluator } from '../lib/html/evaluate';
-import { strategySpec } from '../lib/strategies/index';
-import type { EvaluationInput, Evaluator, PageEvaluation } from '../lib/types';
-import type { UrlPolicy } from '../lib/url/rules';
+import { createCrawl } from '../lib/engine';
+import { createFetcher } from '../lib/engine';
+import { localEvaluator } from '../lib/engine';
+import { strategySpec } from '../lib/engine';
+import type { EvaluationInput, Evaluator, PageEvaluation } from '../lib/engine';
+import type { UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
@@ -36,7 +36,7 @@ export function parseStrategies(text: string): LabStrategy[] {
       const colon = item.indexOf(':');
       if (colon < 0 && item.includes('=')) {
         const last = out[out.length - 1];
-        if (!last || !last.label.includes(':')) throw new Error(`strategy parameter "${item}" does not follow a name:key=value item`);
+        if (!last?.label.includes(':')) throw new Error(`strategy parameter "${item}" does not follow a name:key=value item`);
         addParam(last, item);
         last.label += `,${item}`;
         continue;
@@ -100,7 +100,14 @@ export class CachingEvaluator implements Evaluator {
 
   private lookup(input: EvaluationInput): { hit: boolean; evaluation: Promise<PageEvaluation> } {
     const digest = createHash('sha1').update(input.body).digest('base64');
-    const key = JSON.stringify([input.topic.keywords, input.topic.language ?? 'en', input.url, input.contentType ?? '', input.contextWindow ?? null, digest]);
+    const key = JSON.stringify([
+      input.topic.keywords,
+      input.topic.language ?? 'en',
+      input.url,
+      input.contentType ?? '',
+      input.contextWindow ?? null,
+      digest,
+    ]);
     let p = this.cache.get(key);
     const hit = p !== undefined;
     if (p) this.hits++;

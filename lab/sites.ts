@@ -44,7 +44,7 @@ export function listFiles(dir: string): string[] {
     for (const entry of readdirSync(abs).sort()) {
       const childAbs = join(abs, entry);
       const childRel = rel ? `${rel}/${entry}` : entry;
-      let st;
+      let st: ReturnType<typeof statSync>;
       try {
         st = statSync(childAbs);
       } catch {
@@ -102,7 +102,10 @@ export function loadSitesDir(dir: string, configFile?: string): SiteConfig[] {
   const extra = new Map<string, { homes?: string[]; hubs?: string[] }>();
   const cfg = configFile ?? join(dir, 'sites.json');
   if (existsSync(cfg)) {
-    const data = JSON.parse(readFileSync(cfg, 'utf8')) as { format?: string; sites?: { name: string; homes?: string[]; hubs?: string[] }[] };
+    const data = JSON.parse(readFileSync(cfg, 'utf8')) as {
+      format?: string;
+      sites?: { name: string; homes?: string[]; hubs?: string[] }[];
+    };
     if (data.format !== 'docweb-sites/1' || !Array.isArray(data.sites)) throw new Error(`${cfg}: not a docweb-sites/1 file`);
     for (const s of data.sites) extra.set(s.name, s);
   }

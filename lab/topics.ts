@@ -67,7 +67,8 @@ export function validateTopics(data: unknown, source = 'topics', knownPage?: (id
       }
       const out: string[] = [];
       for (const x of v) {
-        if (typeof x !== 'string' || !PAGE_ID.test(x)) errors.push(`${where}: "${k}" has ${JSON.stringify(x)}, not a SITE/PATH page id`);
+        if (typeof x !== 'string' || !PAGE_ID.test(x))
+          errors.push(`${where}: "${k}" has ${JSON.stringify(x)}, not a SITE/PATH page id`);
         else if (knownPage && !knownPage(x)) errors.push(`${where}: "${k}" names ${x}, which is not a page of the corpus`);
         else out.push(x);
       }
@@ -86,7 +87,8 @@ export function validateTopics(data: unknown, source = 'topics', knownPage?: (id
       neighbors: list('neighbors'),
     };
     if (t.language !== undefined) {
-      if (typeof t.language !== 'string' || !/^[a-z]{2}$/.test(t.language)) errors.push(`${where}: "language" must be a two-letter code`);
+      if (typeof t.language !== 'string' || !/^[a-z]{2}$/.test(t.language))
+        errors.push(`${where}: "language" must be a two-letter code`);
       else topic.language = t.language;
     }
     const targets = new Set(topic.targets);
@@ -99,7 +101,8 @@ export function validateTopics(data: unknown, source = 'topics', knownPage?: (id
     if (targetNeighbors.length) errors.push(`${where}: neighbors must not be targets: ${targetNeighbors.join(', ')}`);
     topics.push(topic);
   }
-  if (errors.length) throw new Error(`${source}: ${errors.length} problem${errors.length > 1 ? 's' : ''}:\n  ${errors.join('\n  ')}`);
+  if (errors.length)
+    throw new Error(`${source}: ${errors.length} problem${errors.length > 1 ? 's' : ''}:\n  ${errors.join('\n  ')}`);
   return { format: 'docweb-topics/1', corpus: typeof data.corpus === 'string' ? data.corpus : undefined, topics };
 }
 

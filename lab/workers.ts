@@ -35,15 +35,18 @@ export async function runInWorkers(
           running++;
           worker.postMessage({ type: 'run', task });
         };
-        worker.on('message', (msg: { type: 'done'; outcome: CrawlOutcome } | { type: 'error'; index: number; message: string }) => {
-          running--;
-          if (msg.type === 'error') {
-            fail(new Error(`crawl #${msg.index} failed in a worker: ${msg.message}`));
-            return;
-          }
-          onOutcome(msg.outcome);
-          feed();
-        });
+        worker.on(
+          'message',
+          (msg: { type: 'done'; outcome: CrawlOutcome } | { type: 'error'; index: number; message: string }) => {
+            running--;
+            if (msg.type === 'error') {
+              fail(new Error(`crawl #${msg.index} failed in a worker: ${msg.message}`));
+              return;
+            }
+            onOutcome(msg.outcome);
+            feed();
+          },
+        );
         worker.on('error', fail);
         worker.on('exit', (code) => {
           if (code !== 0) fail(new Error(`crawl worker exited with code ${code}`));

@@ -6,10 +6,10 @@
  * `popup.html?tab=<id>` targets a given tab instead of the active one (end-to-end tests open the popup as a page).
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { mergeResults } from '../../lib/background/live';
-import { draftFromSerp, type StartDraft } from '../../lib/background/start-view';
-import type { CrawlSnapshot, LiveServerMessage, StrategyInfo, TabContext } from '../../lib/protocol';
-import type { CrawlSettings } from '../../lib/store/types';
+import { mergeResults } from '../../lib/app/view/results';
+import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
+import type { CrawlSnapshot, LiveServerMessage, StrategyInfo, TabContext } from '../../lib/app/protocol';
+import type { CrawlSettings } from '../../lib/app/store/types';
 import { connectLive, openResultsPage, request } from '../ui/api';
 import { CrawlPanel, ResultList, StartForm } from '../ui/components';
 
@@ -42,7 +42,12 @@ export function applyLive(current: CrawlSnapshot | null, m: LiveServerMessage): 
   }
   // Another crawl started (from the context menu or another window): follow it.
   if (m.record.status === 'running') {
-    return { record: m.record, top: mergeResults([], m.pages, POPUP_TOP), pageCount: m.record.stats.pagesEvaluated, active: true };
+    return {
+      record: m.record,
+      top: mergeResults([], m.pages, POPUP_TOP),
+      pageCount: m.record.stats.pagesEvaluated,
+      active: true,
+    };
   }
   return current;
 }
@@ -77,7 +82,8 @@ export function App() {
   // which Preact skips), not re-rendered with every live update.
   const startSection = useMemo(() => {
     const serp = tab && tab !== 'loading' ? tab.serp : null;
-    const draft = tab && tab !== 'loading' ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tab.url) : pageDraft(tab)) : null;
+    const draft =
+      tab && tab !== 'loading' ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tab.url) : pageDraft(tab)) : null;
     const seedNote =
       serp && serp.results.length > 0
         ? `among ${serp.linkCount} links${serp.engine ? ` on this ${serp.engine} page` : ''}`
@@ -107,7 +113,8 @@ export function App() {
           </>
         ) : (
           <p class="note" data-testid="not-serp">
-            Search on Google, Bing, DuckDuckGo, Brave, Startpage or Ecosia, then open Forager; or right-click any page: Crawl from here.
+            Search on Google, Bing, DuckDuckGo, Brave, Startpage or Ecosia, then open Forager; or right-click any page: Crawl from
+            here.
           </p>
         )}
       </div>
@@ -121,7 +128,11 @@ export function App() {
         <ResultList pages={snap.top} topic={snap.record.topic.keywords} language={snap.record.topic.language} limit={POPUP_TOP} />
       </div>
       <div class="controls">
-        <button type="button" data-testid="show-all" onClick={() => openResultsPage(`#/crawl/${encodeURIComponent(snap.record.id)}`)}>
+        <button
+          type="button"
+          data-testid="show-all"
+          onClick={() => openResultsPage(`#/crawl/${encodeURIComponent(snap.record.id)}`)}
+        >
           Show all {Math.max(snap.pageCount, snap.record.stats.pagesEvaluated)} results
         </button>
       </div>
@@ -158,7 +169,9 @@ export function App() {
         One tree for both layouts: the start form keeps its place in it (keyed, only reordered), so the settings the
         user typed survive a crawl starting (a form re-created under a new parent would come back with the defaults).
       */}
-      <div style={{ display: 'grid', gridTemplateRows: running ? '1fr auto' : snap ? 'auto 1fr' : 'auto', gap: '8px', minHeight: 0 }}>
+      <div
+        style={{ display: 'grid', gridTemplateRows: running ? '1fr auto' : snap ? 'auto 1fr' : 'auto', gap: '8px', minHeight: 0 }}
+      >
         {running ? [liveSection, startBlock] : [startBlock, liveSection]}
       </div>
     </main>

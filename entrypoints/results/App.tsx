@@ -5,12 +5,12 @@
  * - `#/new?...`     the start view ("Crawl from here"): topic and seeds editable before the start
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { mergeResults } from '../../lib/background/live';
-import { parseStartHash } from '../../lib/background/start-view';
-import { EXPORT_FORMATS, exportCrawl, type ExportFormat } from '../../lib/export/index';
-import type { CrawlSnapshot, StrategyInfo } from '../../lib/protocol';
-import type { CrawlRecord, CrawlSettings } from '../../lib/store/types';
-import type { PageResult } from '../../lib/types';
+import { mergeResults } from '../../lib/app/view/results';
+import { parseStartHash } from '../../lib/app/view/start-draft';
+import { EXPORT_FORMATS, exportCrawl, type ExportFormat } from '../../lib/app/export/index';
+import type { CrawlSnapshot, StrategyInfo } from '../../lib/app/protocol';
+import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
+import type { PageResult } from '../../lib/engine';
 import { connectLive, formatElapsed, request, requestSiteAccess } from '../ui/api';
 import { CrawlPanel, StartForm, VirtualResults } from '../ui/components';
 
@@ -88,7 +88,14 @@ function Rename({ record, onError }: { record: CrawlRecord; onError(m: string): 
   const [name, setName] = useState(record.name);
   if (!editing)
     return (
-      <button type="button" data-testid="crawl-rename" onClick={() => (setName(record.name), setEditing(true))}>
+      <button
+        type="button"
+        data-testid="crawl-rename"
+        onClick={() => {
+          setName(record.name);
+          setEditing(true);
+        }}
+      >
         Rename
       </button>
     );
@@ -103,7 +110,16 @@ function Rename({ record, onError }: { record: CrawlRecord; onError(m: string): 
   };
   return (
     <form class="rename" onSubmit={save}>
-      <input type="text" value={name} maxLength={200} data-testid="rename-input" aria-label="New name" onInput={(e) => setName(e.currentTarget.value)} autoFocus />
+      <input
+        type="text"
+        value={name}
+        maxLength={200}
+        data-testid="rename-input"
+        aria-label="New name"
+        onInput={(e) => setName(e.currentTarget.value)}
+        // biome-ignore lint/a11y/noAutofocus: the field appears because the user clicked Rename; focus belongs in it
+        autoFocus
+      />
       <button type="submit" data-testid="rename-save">
         Save
       </button>
@@ -189,7 +205,12 @@ function CrawlList() {
                       </button>
                     )}
                     {confirming === c.id ? (
-                      <button type="button" class="danger" data-testid="crawl-delete-confirm" onClick={act('forager/delete', c.id)}>
+                      <button
+                        type="button"
+                        class="danger"
+                        data-testid="crawl-delete-confirm"
+                        onClick={act('forager/delete', c.id)}
+                      >
                         Really delete
                       </button>
                     ) : (
@@ -235,7 +256,12 @@ function CrawlView({ id }: { id: string }) {
     };
   }, [id]);
   if (snap === 'loading') return <p class="muted">Loading…</p>;
-  if (!snap) return <p data-testid="crawl-missing">This crawl no longer exists. <a href="#/">All crawls</a></p>;
+  if (!snap)
+    return (
+      <p data-testid="crawl-missing">
+        This crawl no longer exists. <a href="#/">All crawls</a>
+      </p>
+    );
   const r = snap.record;
   return (
     <section class="crawl-view" data-testid="crawl-view" data-crawl-id={r.id}>
@@ -246,8 +272,8 @@ function CrawlView({ id }: { id: string }) {
         <p class="muted">
           Topic: <b>{r.topic.keywords}</b> · {r.seeds.length} start page{r.seeds.length === 1 ? '' : 's'}
           {r.source.engine ? ` from ${r.source.engine}` : ''} · strategy {r.settings.strategy}
-          {Object.entries(r.settings.params).map(([k, v]) => ` ${k}=${String(v)}`)} · mean score {r.stats.meanScore.toFixed(3)} · elapsed{' '}
-          {formatElapsed(r.stats.elapsedMs)}
+          {Object.entries(r.settings.params).map(([k, v]) => ` ${k}=${String(v)}`)} · mean score {r.stats.meanScore.toFixed(3)} ·
+          elapsed {formatElapsed(r.stats.elapsedMs)}
         </p>
         <Exports record={r} onError={setError} />
         {error && (
@@ -273,7 +299,10 @@ function NewCrawl({ hash }: { hash: string }) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     Promise.all([request({ type: 'forager/strategies' }), request({ type: 'forager/defaults' })]).then(
-      ([s, d]) => (setStrategies(s), setDefaults(d)),
+      ([s, d]) => {
+        setStrategies(s);
+        setDefaults(d);
+      },
       (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
     );
   }, []);
@@ -301,7 +330,7 @@ function NewCrawl({ hash }: { hash: string }) {
 
 export function App() {
   const hash = useHash();
-  let view;
+  let view: preact.JSX.Element;
   if (hash.startsWith('#/new')) view = <NewCrawl hash={hash} />;
   else if (hash.startsWith('#/crawl/')) view = <CrawlView id={decodeURIComponent(hash.slice('#/crawl/'.length))} />;
   else view = <CrawlList />;

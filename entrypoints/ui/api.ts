@@ -1,12 +1,14 @@
 /**
- * The UI side of lib/protocol: typed requests to the background and a live subscription that survives the
+ * The UI side of lib/app/protocol: typed requests to the background and a live subscription that survives the
  * background restarting (a new service worker drops every port; the client reconnects and gets a fresh snapshot).
  */
-import type { ForagerRequest, LiveClientMessage, LiveServerMessage, Reply, ResponseMap } from '../../lib/protocol';
-import { LIVE_PORT } from '../../lib/protocol';
+import type { ForagerRequest, LiveClientMessage, LiveServerMessage, Reply, ResponseMap } from '../../lib/app/protocol';
+import { LIVE_PORT } from '../../lib/app/protocol';
 
 /** Sends a request; resolves to its value or rejects with the background's message for the user. */
-export async function request<T extends ForagerRequest['type']>(req: Extract<ForagerRequest, { type: T }>): Promise<ResponseMap[T]> {
+export async function request<T extends ForagerRequest['type']>(
+  req: Extract<ForagerRequest, { type: T }>,
+): Promise<ResponseMap[T]> {
   let reply: Reply<ResponseMap[T]> | undefined;
   try {
     reply = (await browser.runtime.sendMessage(req)) as Reply<ResponseMap[T]> | undefined;

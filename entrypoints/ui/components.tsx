@@ -6,11 +6,11 @@
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { highlightSegments, topicTerms } from '../../lib/background/highlight';
-import type { StartDraft } from '../../lib/background/start-view';
-import type { CrawlSnapshot, StrategyInfo } from '../../lib/protocol';
-import type { CrawlRecord, CrawlSettings } from '../../lib/store/types';
-import type { PageResult } from '../../lib/types';
+import { highlightSegments, topicTerms } from '../../lib/app/view/highlight';
+import type { StartDraft } from '../../lib/app/view/start-draft';
+import type { CrawlSnapshot, StrategyInfo } from '../../lib/app/protocol';
+import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
+import type { PageResult } from '../../lib/engine';
 import { formatElapsed, request, requestSiteAccess } from './api';
 
 // ---------------------------------------------------------------- results
@@ -38,7 +38,14 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
   const title = useMemo(
     () => (
       <>
-        <a class="title" href={safeHref(page.url)} target="_blank" rel="noopener noreferrer" data-testid="result-link" title={page.title || page.url}>
+        <a
+          class="title"
+          href={safeHref(page.url)}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="result-link"
+          title={page.title || page.url}
+        >
           <Highlighted text={page.title || page.url} terms={terms} />
         </a>
         {!page.isSeed && (
@@ -57,12 +64,24 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
       <>
         <div class="row-meta">
           <span class="score" title={`score ${page.score.toFixed(3)}`}>
-            <span class="score-bar" role="meter" aria-label="score" aria-valuemin={0} aria-valuemax={1} aria-valuenow={page.score}>
+            {/* biome-ignore lint/a11y/useSemanticElements: a styled bar; <meter> cannot be styled alike in both browsers */}
+            <span
+              class="score-bar"
+              role="meter"
+              aria-label="score"
+              aria-valuemin={0}
+              aria-valuemax={1}
+              aria-valuenow={page.score}
+            >
               <span style={{ width: `${pct}%` }} />
             </span>
-            <span class="score-num" data-testid="result-score">{page.score.toFixed(2)}</span>
+            <span class="score-num" data-testid="result-score">
+              {page.score.toFixed(2)}
+            </span>
           </span>
-          <span class="url" data-testid="result-url">{page.url}</span>
+          <span class="url" data-testid="result-url">
+            {page.url}
+          </span>
           {modified && (
             <span class="modified" data-testid="result-modified" title={`Last-Modified: ${page.lastModified}`}>
               {modified}
@@ -76,7 +95,13 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
     );
   }, [page, terms]);
   return (
-    <div class="row" data-testid="result-row" data-url={page.url} data-fresh={page.isSeed ? 'false' : 'true'} data-score={page.score.toFixed(4)}>
+    <div
+      class="row"
+      data-testid="result-row"
+      data-url={page.url}
+      data-fresh={page.isSeed ? 'false' : 'true'}
+      data-score={page.score.toFixed(4)}
+    >
       <div class="row-head">
         <span class="rank">{rank}</span>
         {title}
@@ -87,10 +112,25 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
 }
 
 /** A capped list (the popup): the first `limit` rows, no virtualization needed. */
-export function ResultList({ pages, topic, language, limit }: { pages: PageResult[]; topic: string; language?: string; limit: number }) {
+export function ResultList({
+  pages,
+  topic,
+  language,
+  limit,
+}: {
+  pages: PageResult[];
+  topic: string;
+  language?: string;
+  limit: number;
+}) {
   const terms = useMemo(() => topicTerms(topic, language), [topic, language]);
   const shown = pages.length > limit ? pages.slice(0, limit) : pages;
-  if (shown.length === 0) return <p class="empty" data-testid="results-empty">No pages yet.</p>;
+  if (shown.length === 0)
+    return (
+      <p class="empty" data-testid="results-empty">
+        No pages yet.
+      </p>
+    );
   return (
     <ol class="results" data-testid="results">
       {shown.map((p, i) => (
@@ -106,7 +146,17 @@ export function ResultList({ pages, topic, language, limit }: { pages: PageResul
  * A windowed list for thousands of rows: only the rows in view (plus a margin) exist in the DOM; rows have one fixed
  * height, so positions are arithmetic and the scroll height is exact.
  */
-export function VirtualResults({ pages, topic, language, rowHeight }: { pages: PageResult[]; topic: string; language?: string; rowHeight: number }) {
+export function VirtualResults({
+  pages,
+  topic,
+  language,
+  rowHeight,
+}: {
+  pages: PageResult[];
+  topic: string;
+  language?: string;
+  rowHeight: number;
+}) {
   const terms = useMemo(() => topicTerms(topic, language), [topic, language]);
   const box = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
@@ -132,11 +182,23 @@ export function VirtualResults({ pages, topic, language, rowHeight }: { pages: P
     );
   }
   return (
-    <div class="vlist" ref={box} data-testid="results-scroller" onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}>
+    <div
+      class="vlist"
+      ref={box}
+      data-testid="results-scroller"
+      onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
+    >
       {pages.length === 0 ? (
-        <p class="empty" data-testid="results-empty">No pages yet.</p>
+        <p class="empty" data-testid="results-empty">
+          No pages yet.
+        </p>
       ) : (
-        <ol class="results virtual" data-testid="results" data-count={pages.length} style={{ height: `${pages.length * rowHeight}px` }}>
+        <ol
+          class="results virtual"
+          data-testid="results"
+          data-count={pages.length}
+          style={{ height: `${pages.length * rowHeight}px` }}
+        >
           {rows}
         </ol>
       )}
@@ -167,7 +229,15 @@ function useElapsed(record: CrawlRecord): number {
 }
 
 /** Progress, counters and Pause / Resume / Stop for one crawl. */
-export function CrawlPanel({ snapshot, onError, children }: { snapshot: CrawlSnapshot; onError(message: string): void; children?: ComponentChildren }) {
+export function CrawlPanel({
+  snapshot,
+  onError,
+  children,
+}: {
+  snapshot: CrawlSnapshot;
+  onError(message: string): void;
+  children?: ComponentChildren;
+}) {
   const { record } = snapshot;
   const s = record.stats;
   const elapsed = useElapsed(record);
@@ -199,7 +269,15 @@ export function CrawlPanel({ snapshot, onError, children }: { snapshot: CrawlSna
           {STATUS_TEXT[record.status]}
         </span>
       </div>
-      <div class="progress" role="progressbar" aria-label="pages evaluated" aria-valuemin={0} aria-valuemax={s.maxPages} aria-valuenow={s.pagesEvaluated} data-testid="progress">
+      <div
+        class="progress"
+        role="progressbar"
+        aria-label="pages evaluated"
+        aria-valuemin={0}
+        aria-valuemax={s.maxPages}
+        aria-valuenow={s.pagesEvaluated}
+        data-testid="progress"
+      >
         {/* Scaled, not resized: no layout when it moves. */}
         <span style={{ transform: `scaleX(${pct / 100})` }} />
       </div>
@@ -235,7 +313,12 @@ export function CrawlPanel({ snapshot, onError, children }: { snapshot: CrawlSna
         <button type="button" data-testid="resume" disabled={busy || !resumable} onClick={act('forager/resume')}>
           Resume
         </button>
-        <button type="button" data-testid="stop" disabled={busy || !(running || record.status === 'paused')} onClick={act('forager/stop')}>
+        <button
+          type="button"
+          data-testid="stop"
+          disabled={busy || !(running || record.status === 'paused')}
+          onClick={act('forager/stop')}
+        >
           Stop
         </button>
         {children}
@@ -246,7 +329,16 @@ export function CrawlPanel({ snapshot, onError, children }: { snapshot: CrawlSna
 
 // ---------------------------------------------------------------- start form
 
-function NumberField(props: { label: string; value: number; min?: number; max?: number; step?: number | 'any'; testid: string; title?: string; onInput(v: number): void }) {
+function NumberField(props: {
+  label: string;
+  value: number;
+  min?: number;
+  max?: number;
+  step?: number | 'any';
+  testid: string;
+  title?: string;
+  onInput(v: number): void;
+}) {
   return (
     <label class="field" title={props.title}>
       <span>{props.label}</span>
@@ -317,7 +409,8 @@ export function StartForm(props: {
         .filter(Boolean)
     : props.draft.seeds;
   const set = (patch: Partial<CrawlSettings>) => setSettings((s) => ({ ...s, ...patch }));
-  const setParam = (name: string, value: number | string | boolean) => setSettings((s) => ({ ...s, params: { ...s.params, [name]: value } }));
+  const setParam = (name: string, value: number | string | boolean) =>
+    setSettings((s) => ({ ...s, params: { ...s.params, [name]: value } }));
 
   const start = async (event: Event) => {
     event.preventDefault();
@@ -327,7 +420,9 @@ export function StartForm(props: {
     setMessage(null);
     try {
       if (!(await access)) {
-        setMessage('Forager needs access to all sites to fetch the pages it crawls. Without it, it cannot crawl. Click Crawl again to allow it.');
+        setMessage(
+          'Forager needs access to all sites to fetch the pages it crawls. Without it, it cannot crawl. Click Crawl again to allow it.',
+        );
         return;
       }
       const record = await request({
@@ -346,7 +441,14 @@ export function StartForm(props: {
     <form class="start" data-testid="start-form" onSubmit={start}>
       <label class="field wide">
         <span>Topic</span>
-        <input type="text" value={topic} data-testid="topic" required maxLength={500} onInput={(e) => setTopic(e.currentTarget.value)} />
+        <input
+          type="text"
+          value={topic}
+          data-testid="topic"
+          required
+          maxLength={500}
+          onInput={(e) => setTopic(e.currentTarget.value)}
+        />
       </label>
       {props.editableSeeds ? (
         <label class="field wide">
@@ -368,13 +470,24 @@ export function StartForm(props: {
       )}
       <div class="row-fields">
         {paramFields(strategy, settings, setParam, (p) => p.name === 'n')}
-        <NumberField label="Page budget" value={settings.maxPages} min={1} max={100000} testid="max-pages" onInput={(v) => set({ maxPages: v })} />
+        <NumberField
+          label="Page budget"
+          value={settings.maxPages}
+          min={1}
+          max={100000}
+          testid="max-pages"
+          onInput={(v) => set({ maxPages: v })}
+        />
       </div>
       <details class="advanced" data-testid="advanced">
         <summary>Advanced</summary>
         <label class="field">
           <span>Strategy</span>
-          <select value={settings.strategy} data-testid="strategy" onChange={(e) => set({ strategy: e.currentTarget.value, params: {} })}>
+          <select
+            value={settings.strategy}
+            data-testid="strategy"
+            onChange={(e) => set({ strategy: e.currentTarget.value, params: {} })}
+          >
             {props.strategies.map((s) => (
               <option key={s.name} value={s.name} title={s.description}>
                 {s.label}
@@ -384,7 +497,14 @@ export function StartForm(props: {
         </label>
         <div class="row-fields">{paramFields(strategy, settings, setParam, (p) => p.name !== 'n')}</div>
         <div class="row-fields">
-          <NumberField label="Frontier size" value={settings.maxBuffer} min={1} max={100000} testid="max-buffer" onInput={(v) => set({ maxBuffer: v })} />
+          <NumberField
+            label="Frontier size"
+            value={settings.maxBuffer}
+            min={1}
+            max={100000}
+            testid="max-buffer"
+            onInput={(v) => set({ maxBuffer: v })}
+          />
           <NumberField
             label="Politeness delay (ms)"
             value={settings.politenessDelayMs}
@@ -396,7 +516,12 @@ export function StartForm(props: {
           />
         </div>
         <label class="check">
-          <input type="checkbox" checked={settings.stayOnSeedSites} data-testid="stay-on-sites" onChange={(e) => set({ stayOnSeedSites: e.currentTarget.checked })} />
+          <input
+            type="checkbox"
+            checked={settings.stayOnSeedSites}
+            data-testid="stay-on-sites"
+            onChange={(e) => set({ stayOnSeedSites: e.currentTarget.checked })}
+          />
           Stay on the results' sites
         </label>
       </details>

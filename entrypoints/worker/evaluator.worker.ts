@@ -6,10 +6,10 @@
  * would point nowhere.
  */
 import * as Comlink from 'comlink';
-import type { EvaluatorEndpointApi } from '../../lib/background/relay-evaluator';
-import { evaluatePage } from '../../lib/html/evaluate';
-import { isWorkerPortHandoff } from '../../lib/protocol';
-import type { EvaluationInput, PageEvaluation } from '../../lib/types';
+import type { EvaluatorEndpointApi } from '../../lib/app/evaluator/port-evaluator';
+import { evaluatePage } from '../../lib/engine';
+import { isWorkerPortHandoff } from '../../lib/app/protocol';
+import type { EvaluationInput, PageEvaluation } from '../../lib/engine';
 
 const api = {
   /** Evaluates one page; errors (malformed input) reject the call and leave the worker running. */

@@ -69,7 +69,8 @@ export function loadDocWebSites(file = SITES_FILE): DocWebSite[] {
 
 export function loadPackages(file = PACKAGES_FILE): PackagesFile {
   const data = JSON.parse(readFileSync(file, 'utf8')) as PackagesFile;
-  if (data.format !== 'docweb-packages/1' || !Array.isArray(data.packages)) throw new Error(`${file}: not a docweb-packages/1 file`);
+  if (data.format !== 'docweb-packages/1' || !Array.isArray(data.packages))
+    throw new Error(`${file}: not a docweb-packages/1 file`);
   return data;
 }
 
@@ -155,7 +156,9 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
       if (!r.ok || !deb) {
         const candidate = candidateVersion(pin.name);
         if (!candidate) {
-          throw new Error(`apt-get download ${pin.name} failed: apt does not know the package (empty package lists? run apt-get update as root)\n${r.out.trim()}`);
+          throw new Error(
+            `apt-get download ${pin.name} failed: apt does not know the package (empty package lists? run apt-get update as root)\n${r.out.trim()}`,
+          );
         }
         if (candidate !== pin.version) {
           throw new Error(
@@ -171,9 +174,17 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
       pin.sha256 = sha;
       pinsChanged = true;
     } else if (pin.sha256 !== sha) {
-      throw new Error(`${deb}: sha256 ${sha} does not match the pinned ${pin.sha256} (the archive changed the package; --repin to accept)`);
+      throw new Error(
+        `${deb}: sha256 ${sha} does not match the pinned ${pin.sha256} (the archive changed the package; --repin to accept)`,
+      );
     }
-    records.push({ name: pin.name, version: pin.version, sha256: sha, file: deb.slice(cacheDir.length + 1), bytes: statSync(deb).size });
+    records.push({
+      name: pin.name,
+      version: pin.version,
+      sha256: sha,
+      file: deb.slice(cacheDir.length + 1),
+      bytes: statSync(deb).size,
+    });
   }
   if (pinsChanged) writeFileSync(PACKAGES_FILE, `${JSON.stringify(pins, null, 2)}\n`);
 
@@ -191,7 +202,8 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
   const counts: Manifest['sites'] = [];
   for (const site of sites) {
     const from = join(scratch, site.root);
-    if (!existsSync(from)) throw new Error(`${site.name}: ${site.root} is not in the unpacked packages ${site.packages.join(', ')}`);
+    if (!existsSync(from))
+      throw new Error(`${site.name}: ${site.root} is not in the unpacked packages ${site.packages.join(', ')}`);
     const to = join(sitesDir, site.name);
     renameSync(from, to);
     for (const rel of site.remove) rmSync(join(to, rel), { recursive: true, force: true });
@@ -218,7 +230,10 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
 export function pageCountDifferences(manifest: Manifest): string[] {
   const lines = manifest.sites
     .filter((s) => s.pages !== s.expectedPages)
-    .map((s) => `${s.name}: ${s.pages} pages, README says ${s.expectedPages} (${s.pages > s.expectedPages ? '+' : ''}${s.pages - s.expectedPages})`);
+    .map(
+      (s) =>
+        `${s.name}: ${s.pages} pages, README says ${s.expectedPages} (${s.pages > s.expectedPages ? '+' : ''}${s.pages - s.expectedPages})`,
+    );
   if (lines.length) lines.push(`total: ${manifest.totalPages}, README says ${manifest.expectedTotal}`);
   return lines;
 }

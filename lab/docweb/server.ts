@@ -225,7 +225,11 @@ export async function startLocalWeb(options: WebOptions): Promise<LocalWeb> {
     },
   };
 
-  const notFound = (): ServedFile => ({ status: 404, contentType: 'text/html', body: Buffer.from('<!DOCTYPE html><title>404</title><p>Not found</p>\n') });
+  const notFound = (): ServedFile => ({
+    status: 404,
+    contentType: 'text/html',
+    body: Buffer.from('<!DOCTYPE html><title>404</title><p>Not found</p>\n'),
+  });
 
   const render = (site: string, path: string): Promise<ServedFile> => {
     const sf = files.get(site);
@@ -241,7 +245,13 @@ export async function startLocalWeb(options: WebOptions): Promise<LocalWeb> {
     if (norm.split('/').includes('..')) return Promise.resolve(notFound());
     const hit = sf.resolve(norm + (decoded.endsWith('/') && !norm.endsWith('/') ? '/' : ''));
     if (!hit) return Promise.resolve(notFound());
-    if ('redirect' in hit) return Promise.resolve({ status: 301, contentType: 'text/plain', body: Buffer.from('moved\n'), location: encodeURI(hit.redirect) });
+    if ('redirect' in hit)
+      return Promise.resolve({
+        status: 301,
+        contentType: 'text/plain',
+        body: Buffer.from('moved\n'),
+        location: encodeURI(hit.redirect),
+      });
     const key = `${site}/${hit.file}`;
     let p = cache.get(key);
     if (!p) {

@@ -6,12 +6,12 @@
  *
  * Run with `npm run test:e2e` (builds first). Waits have deadlines; no assertion depends on speed.
  */
-import type { CDPSession, Page, WebWorker } from 'puppeteer';
+import type { CDPSession, WebWorker } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { CrawlExport } from '../../lib/export/json';
-import type { PageResult } from '../../lib/types';
-import { startTestWeb, type RunningTestWeb } from '../web/server';
-import { seedsFor, topicQuery } from '../web/generate';
+import type { CrawlExport } from '../../lib/app/export/json';
+import type { PageResult } from '../../lib/engine/types';
+import { startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
+import { seedsFor, topicQuery } from '../../harness/testweb/generate';
 import {
   assertE2EBuild,
   backgroundWorker,
@@ -25,7 +25,6 @@ import {
   parseCsv,
   saveExport,
   resultRows,
-  setField,
   startDemoSerp,
   startFromForm,
   startPrivateRedirect,
@@ -38,7 +37,7 @@ import {
   waitForStatus,
   type ChromiumSession,
   type DemoSerp,
-} from './helpers';
+} from '../../harness/browsers';
 
 /** Runs in the service worker: the stored pages of a crawl. */
 async function storedPages(worker: WebWorker, id: string): Promise<PageResult[]> {
@@ -78,7 +77,7 @@ describe('Forager in Chromium', () => {
     const page = await chromium.browser.newPage();
     const url = web.urlOf(seedsFor(web.web, web.web.topics[1].id, 1)[0]);
     await page.goto(url);
-    await page.goto(url + '?again'); // another URL: the first answer may be served from the cache
+    await page.goto(`${url}?again`); // another URL: the first answer may be served from the cache
     await page.close();
     const visits = web.requests.filter((r) => r.url.startsWith(url) && r.headers['sec-fetch-mode'] === 'navigate');
     expect(visits.length).toBe(2);
@@ -95,7 +94,9 @@ describe('Forager in Chromium', () => {
 
     // The query becomes the topic; the organic results (8 test-web pages + the hostile page) the seeds.
     expect(await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)).toBe(serp.query);
-    expect(await popup.$eval(tid('seed-count'), (e) => e.textContent)).toMatch(new RegExp(`^${serp.seeds.length} result links among \\d+ links`));
+    expect(await popup.$eval(tid('seed-count'), (e) => e.textContent)).toMatch(
+      new RegExp(`^${serp.seeds.length} result links among \\d+ links`),
+    );
     expect(await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.textContent))).toEqual(serp.seeds);
 
     firstCrawlId = await startFromForm(popup, { maxPages: 150, politenessDelayMs: 0 });
@@ -155,16 +156,24 @@ describe('Forager in Chromium', () => {
 
     // The popup follows the newest crawl and shows its best 50 rows; the hostile page is among them (it is on topic).
     const popup = await openExtensionPage(chromium.browser, chromium.extensionId, 'popup.html');
-    const inPopup = await waitFor(async () => (await resultRows(popup)).find((r) => r.url === serp.hostileUrl), 'the hostile row in the popup');
+    const inPopup = await waitFor(
+      async () => (await resultRows(popup)).find((r) => r.url === serp.hostileUrl),
+      'the hostile row in the popup',
+    );
     expect(inPopup.title).toContain(HOSTILE_TITLE_MARKUP);
     expect(await popup.$$eval(`${tid('result-row')} script, ${tid('result-row')} img`, (els) => els.length)).toBe(0);
     expect(await popup.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await popup.close();
 
-    const results = await openExtensionPage(chromium.browser, chromium.extensionId, `results.html#/crawl/${encodeURIComponent(firstCrawlId)}`, {
-      width: 1200,
-      height: 900,
-    });
+    const results = await openExtensionPage(
+      chromium.browser,
+      chromium.extensionId,
+      `results.html#/crawl/${encodeURIComponent(firstCrawlId)}`,
+      {
+        width: 1200,
+        height: 900,
+      },
+    );
     await results.waitForSelector(tid('result-row'), { timeout: 60_000 });
     // The list is virtualized: scroll until the hostile row is rendered.
     const row = await waitFor(async () => {
@@ -172,7 +181,10 @@ describe('Forager in Chromium', () => {
       if (!found) await results.$eval(tid('results-scroller'), (el) => el.scrollBy(0, el.clientHeight));
       return found;
     }, 'the hostile page row');
-    const shown = await row.$eval(tid('result-link'), (a) => ({ text: a.textContent, elements: a.querySelectorAll('*:not(mark)').length }));
+    const shown = await row.$eval(tid('result-link'), (a) => ({
+      text: a.textContent,
+      elements: a.querySelectorAll('*:not(mark)').length,
+    }));
     expect(shown.text).toContain('<script>window.__pwned=1</script>');
     expect(shown.text).toContain('<img src=x onerror=');
     expect(shown.elements).toBe(0);
@@ -182,10 +194,15 @@ describe('Forager in Chromium', () => {
   });
 
   test('exports: JSON, CSV, bookmarks and Markdown files land on disk with the crawl in them', async () => {
-    const results = await openExtensionPage(chromium.browser, chromium.extensionId, `results.html#/crawl/${encodeURIComponent(firstCrawlId)}`, {
-      width: 1200,
-      height: 900,
-    });
+    const results = await openExtensionPage(
+      chromium.browser,
+      chromium.extensionId,
+      `results.html#/crawl/${encodeURIComponent(firstCrawlId)}`,
+      {
+        width: 1200,
+        height: 900,
+      },
+    );
     const cdp: CDPSession = await chromium.browser.target().createCDPSession();
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads.dir, eventsEnabled: true });
     await results.waitForSelector(tid('exports'), { timeout: 60_000 });
@@ -203,14 +220,21 @@ describe('Forager in Chromium', () => {
     const csv = parseCsv(await save('csv'));
     expect(csv[0].slice(0, 3)).toEqual(['url', 'title', 'score']);
     expect(csv.length - 1).toBe(listed.length);
-    expect(csv.slice(1).map((r) => r[0]).sort()).toEqual(listed.map((p) => p.url).sort());
+    expect(
+      csv
+        .slice(1)
+        .map((r) => r[0])
+        .sort(),
+    ).toEqual(listed.map((p) => p.url).sort());
     for (const r of csv.slice(1)) expect(r.length).toBe(csv[0].length);
 
     // The bookmarks file as a browser reads it (importing it is parsing it as HTML): links, and nothing that runs.
     const bookmarksFile = await save('bookmarks');
     const viewer = await chromium.browser.newPage();
     await viewer.setContent(bookmarksFile, { waitUntil: 'load' });
-    const links = await viewer.$$eval('a[href]', (as) => as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent ?? '', add: a.getAttribute('add_date') })));
+    const links = await viewer.$$eval('a[href]', (as) =>
+      as.map((a) => ({ href: a.getAttribute('href'), text: a.textContent ?? '', add: a.getAttribute('add_date') })),
+    );
     expect(links.map((a) => a.href).sort()).toEqual(listed.map((p) => p.url).sort());
     expect(links.every((a) => a.add !== null)).toBe(true);
     expect(await viewer.$$eval('script, img', (els) => els.length)).toBe(0);
@@ -238,19 +262,37 @@ describe('Forager in Chromium', () => {
       { info: { pageUrl }, seed: pageUrl, topic: (t: string) => t.startsWith(tabTitle), kind: 'page' },
       // Chrome gives no link text: the topic comes from the page's title and headings.
       { info: { pageUrl, linkUrl }, seed: linkUrl, topic: (t: string) => t.startsWith(tabTitle), kind: 'link' },
-      { info: { pageUrl, selectionText: '  telescopes   and stars ' }, seed: pageUrl, topic: (t: string) => t === 'telescopes and stars', kind: 'selection' },
+      {
+        info: { pageUrl, selectionText: '  telescopes   and stars ' },
+        seed: pageUrl,
+        topic: (t: string) => t === 'telescopes and stars',
+        kind: 'selection',
+      },
     ];
     for (const c of cases) {
       const before = new Set((await chromium.browser.pages()).map((p) => p.target()));
       await worker.evaluate(
         (info, id) => {
-          const chrome = (globalThis as unknown as { chrome: { contextMenus: { onClicked: { dispatch(i: unknown, t: unknown): void } }; tabs: { get(id: number): Promise<unknown> } } }).chrome;
-          return chrome.tabs.get(id).then((t) => chrome.contextMenus.onClicked.dispatch({ menuItemId: 'forager-crawl-from-here', editable: false, ...info }, t));
+          const chrome = (
+            globalThis as unknown as {
+              chrome: {
+                contextMenus: { onClicked: { dispatch(i: unknown, t: unknown): void } };
+                tabs: { get(id: number): Promise<unknown> };
+              };
+            }
+          ).chrome;
+          return chrome.tabs
+            .get(id)
+            .then((t) =>
+              chrome.contextMenus.onClicked.dispatch({ menuItemId: 'forager-crawl-from-here', editable: false, ...info }, t),
+            );
         },
         c.info,
         tabId,
       );
-      const target = await chromium.browser.waitForTarget((t) => !before.has(t) && t.url().includes('/results.html#/new?'), { timeout: 30_000 });
+      const target = await chromium.browser.waitForTarget((t) => !before.has(t) && t.url().includes('/results.html#/new?'), {
+        timeout: 30_000,
+      });
       const view = (await target.page())!;
       await view.waitForSelector(tid('start-form'), { timeout: 30_000 });
       const hash = new URLSearchParams(new URL(view.url()).hash.slice('#/new?'.length));
@@ -295,7 +337,9 @@ describe('Forager in Chromium', () => {
       expect(new Set(urls).size).toBe(budget);
       expect(await panelPages(view)).toBe(budget);
       // Report how many fetches a kill cost (fetched again after a restart): bounded by the pages in flight per kill.
-      const repeats = slow.requests.filter((r) => !r.url.endsWith('/robots.txt')).length - new Set(slow.requests.filter((r) => !r.url.endsWith('/robots.txt')).map((r) => r.url)).size;
+      const repeats =
+        slow.requests.filter((r) => !r.url.endsWith('/robots.txt')).length -
+        new Set(slow.requests.filter((r) => !r.url.endsWith('/robots.txt')).map((r) => r.url)).size;
       console.log(`[e2e] 3 service-worker kills: ${repeats} repeated requests for ${budget} pages`);
       expect(repeats).toBeLessThan(budget);
       await view.close();
@@ -338,7 +382,9 @@ describe('Forager in Chromium', () => {
 
   test('no crawl request carried a Cookie, though the browser holds cookies for 127.0.0.1', async () => {
     // The crawler's requests: not navigations (the tabs this test opened) and not the favicon a tab asks for.
-    const crawl = web.requests.slice(userRequests).filter((r) => r.headers['sec-fetch-mode'] !== 'navigate' && !r.url.endsWith('/favicon.ico'));
+    const crawl = web.requests
+      .slice(userRequests)
+      .filter((r) => r.headers['sec-fetch-mode'] !== 'navigate' && !r.url.endsWith('/favicon.ico'));
     expect(crawl.length).toBeGreaterThan(20);
     const withCookie = crawl.filter((r) => r.headers.cookie !== undefined);
     expect(withCookie.map((r) => r.url)).toEqual([]);

@@ -10,7 +10,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { startTestWeb, type RunningTestWeb } from '../web/server';
+import { startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
 import {
   assertE2EBuild,
   FIREFOX_DIR,
@@ -30,7 +30,7 @@ import {
   waitForStatus,
   type DemoSerp,
   type FirefoxSession,
-} from './helpers';
+} from '../../harness/browsers';
 
 describe('Forager in Firefox', () => {
   let web: RunningTestWeb;
@@ -59,15 +59,17 @@ describe('Forager in Firefox', () => {
     // A user visit first: the browser then holds a 127.0.0.1 cookie a careless crawler would send.
     const visit = serp.seeds[0];
     await tab.goto(visit, { waitUntil: 'domcontentloaded' });
-    await tab.goto(visit + '?again', { waitUntil: 'domcontentloaded' });
-    expect(String(web.requests.find((r) => r.url === visit + '?again')?.headers.cookie ?? '')).toContain('forager_test=');
+    await tab.goto(`${visit}?again`, { waitUntil: 'domcontentloaded' });
+    expect(String(web.requests.find((r) => r.url === `${visit}?again`)?.headers.cookie ?? '')).toContain('forager_test=');
     await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
     const tabId = await firefoxTabId(firefox, serp.url);
 
     const popup: Page = await openFirefoxPage(firefox.browser, `${firefox.base}popup.html?tab=${tabId}`);
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
     expect(await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)).toBe(serp.query);
-    expect(await popup.$eval(tid('seed-count'), (e) => e.textContent)).toMatch(new RegExp(`^${serp.seeds.length} result links among \\d+ links`));
+    expect(await popup.$eval(tid('seed-count'), (e) => e.textContent)).toMatch(
+      new RegExp(`^${serp.seeds.length} result links among \\d+ links`),
+    );
 
     const budget = 40;
     const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
@@ -94,7 +96,10 @@ describe('Forager in Firefox', () => {
     // The results page lists the same crawl.
     const results = await openFirefoxPage(firefox.browser, `${firefox.base}results.html#/crawl/${encodeURIComponent(id)}`);
     await results.waitForSelector(tid('page-count'), { timeout: 60_000 });
-    await waitFor(async () => (await results.$eval(tid('page-count'), (e) => e.textContent ?? '')).startsWith(`${budget} pages`), 'the page count');
+    await waitFor(
+      async () => (await results.$eval(tid('page-count'), (e) => e.textContent ?? '')).startsWith(`${budget} pages`),
+      'the page count',
+    );
 
     // Crawl requests (not the tab's navigation) carry no cookie.
     const crawl = web.requests.filter((r) => r.headers['sec-fetch-mode'] !== 'navigate' && !r.url.endsWith('/favicon.ico'));
@@ -110,7 +115,11 @@ describe('Forager in Firefox', () => {
     const results = await openFirefoxPage(firefox.browser, `${firefox.base}results.html#/crawl/${encodeURIComponent(crawlId)}`);
     await results.waitForSelector(tid('exports'), { timeout: 60_000 });
     const save = (format: string) => saveExport(results, downloads.dir, format);
-    const json = JSON.parse(await save('json')) as { format: string; crawl: { id: string; topic: { keywords: string } }; pages: { url: string }[] };
+    const json = JSON.parse(await save('json')) as {
+      format: string;
+      crawl: { id: string; topic: { keywords: string } };
+      pages: { url: string }[];
+    };
     expect(json.format).toBe('forager-crawl');
     expect(json.crawl.id).toBe(crawlId);
     expect(json.crawl.topic.keywords).toBe(serp.query);
@@ -119,7 +128,10 @@ describe('Forager in Firefox', () => {
     const csv = parseCsv(await save('csv'));
     expect(csv[0].slice(0, 3)).toEqual(['url', 'title', 'score']);
     // Every page but those that asked not to be listed (noindex) is a CSV row, a bookmark and a Markdown link.
-    const listed = csv.slice(1).map((r) => r[0]).sort();
+    const listed = csv
+      .slice(1)
+      .map((r) => r[0])
+      .sort();
     expect(listed.length).toBeGreaterThan(0);
     for (const u of listed) expect(urls).toContain(u);
     const bookmarks = await save('bookmarks');
@@ -149,7 +161,10 @@ describe('Forager in Firefox', () => {
       // An earlier export of a crawl with the same topic would have the same file name (Firefox would save this one
       // as "name(1).json"): start from an empty folder.
       for (const f of readdirSync(downloads.dir)) rmSync(path.join(downloads.dir, f), { force: true });
-      const json = JSON.parse(await saveExport(view, downloads.dir, 'json')) as { crawl: { id: string }; skips: { url: string; reason: string }[] };
+      const json = JSON.parse(await saveExport(view, downloads.dir, 'json')) as {
+        crawl: { id: string };
+        skips: { url: string; reason: string }[];
+      };
       expect(json.crawl.id).toBe(id);
       expect(json.skips.find((s) => s.url === redirect)?.reason).toBe('redirect');
       await view.close();
@@ -189,19 +204,25 @@ describe('Forager in Firefox', () => {
       // Opening an extension page wakes the event page; it picks the crawl up from its checkpoint.
       const results = await openFirefoxPage(idle.browser, `${idle.base}results.html#/crawl/${encodeURIComponent(id)}`);
       await waitFor(
-        async () => ((await results.$eval(tid('page-count'), (e) => e.textContent ?? '').catch(() => '')).startsWith(`${budget} pages`) ? true : null),
+        async () =>
+          (await results.$eval(tid('page-count'), (e) => e.textContent ?? '').catch(() => '')).startsWith(`${budget} pages`)
+            ? true
+            : null,
         'the crawl to reach its budget after the wake-up',
         90_000,
       );
       // The list holds every stored page (one per URL: the store is keyed by it) and no more than the budget.
       const listed = await waitFor(
-        async () => Number((await results.$eval(tid('results'), (e) => e.getAttribute('data-count')).catch(() => null)) ?? NaN) || null,
+        async () =>
+          Number((await results.$eval(tid('results'), (e) => e.getAttribute('data-count')).catch(() => null)) ?? NaN) || null,
         'the results list',
       );
       expect(listed).toBe(budget);
       const repeats = new Map<string, number>();
       for (const r of slowWeb.requests) if (!r.url.endsWith('/robots.txt')) repeats.set(r.url, (repeats.get(r.url) ?? 0) + 1);
-      console.log(`[e2e] Firefox event page suspended after ${stalledAt} requests; ${[...repeats.values()].filter((n) => n > 1).length} pages requested again after the wake-up`);
+      console.log(
+        `[e2e] Firefox event page suspended after ${stalledAt} requests; ${[...repeats.values()].filter((n) => n > 1).length} pages requested again after the wake-up`,
+      );
       await results.close();
       await tab.close();
     } finally {

@@ -18,7 +18,20 @@ const page = (title: string, body: string, links: [string, string][]) =>
   links.map(([href, text]) => `<a href="${href}">${text}</a>`).join('\n') +
   '</body></html>';
 
-const OFF = ['gardening roses', 'baking bread', 'football league', 'opera singers', 'chess openings', 'sailing knots', 'coffee roasting', 'mountain hiking', 'jazz records', 'knitting patterns', 'bird watching', 'pottery glazes'];
+const OFF = [
+  'gardening roses',
+  'baking bread',
+  'football league',
+  'opera singers',
+  'chess openings',
+  'sailing knots',
+  'coffee roasting',
+  'mountain hiking',
+  'jazz records',
+  'knitting patterns',
+  'bird watching',
+  'pottery glazes',
+];
 
 function buildWeb(root: string): void {
   mkdirSync(join(root, 'energy'), { recursive: true });
@@ -26,26 +39,40 @@ function buildWeb(root: string): void {
   // The front page lists twelve unrelated pages before the one way into the solar pages.
   writeFileSync(
     join(root, 'energy', 'index.html'),
-    page('Home', 'Welcome to the portal of many hobbies.', [...OFF.map((o, i) => [`/o${i}.html`, o] as [string, string]), ['/solar.html', 'solar panel guide']]),
+    page('Home', 'Welcome to the portal of many hobbies.', [
+      ...OFF.map((o, i) => [`/o${i}.html`, o] as [string, string]),
+      ['/solar.html', 'solar panel guide'],
+    ]),
   );
   OFF.forEach((o, i) => {
     // Each unrelated page leads to three more unrelated pages on the other site.
     const kids: [string, string][] = [0, 1, 2].map((j) => [`MISC/m${i}-${j}.html`, `${o} part ${j}`]);
     writeFileSync(join(root, 'energy', `o${i}.html`), page(o, `All about ${o}. ${o} ${o}.`, kids));
-    for (const j of [0, 1, 2]) writeFileSync(join(root, 'misc', `m${i}-${j}.html`), page(`${o} ${j}`, `More on ${o}.`, [['/index.html', 'misc home']]));
+    for (const j of [0, 1, 2])
+      writeFileSync(join(root, 'misc', `m${i}-${j}.html`), page(`${o} ${j}`, `More on ${o}.`, [['/index.html', 'misc home']]));
   });
   writeFileSync(join(root, 'misc', 'index.html'), page('Misc', 'Miscellany.', []));
   const solar: [string, string][] = [2, 3, 4, 5, 6].map((k) => [`/solar-${k}.html`, `solar panels chapter ${k}`]);
-  writeFileSync(join(root, 'energy', 'solar.html'), page('Solar panels', 'Solar panels convert sunlight into electricity; solar cells, inverters and panel efficiency.', solar));
+  writeFileSync(
+    join(root, 'energy', 'solar.html'),
+    page('Solar panels', 'Solar panels convert sunlight into electricity; solar cells, inverters and panel efficiency.', solar),
+  );
   for (const k of [2, 3, 4, 5, 6]) {
     writeFileSync(
       join(root, 'energy', `solar-${k}.html`),
-      page(`Solar panels ${k}`, `Solar panel installation ${k}: photovoltaic solar cells, sunlight, inverters, solar panel efficiency and batteries.`, [...solar, ['/o0.html', OFF[0]]]),
+      page(
+        `Solar panels ${k}`,
+        `Solar panel installation ${k}: photovoltaic solar cells, sunlight, inverters, solar panel efficiency and batteries.`,
+        [...solar, ['/o0.html', OFF[0]]],
+      ),
     );
   }
   writeFileSync(
     join(root, 'sites.json'),
-    JSON.stringify({ format: 'docweb-sites/1', sites: [{ name: 'misc', homes: ['https://misc.example'], hubs: ['index.html'] }] }),
+    JSON.stringify({
+      format: 'docweb-sites/1',
+      sites: [{ name: 'misc', homes: ['https://misc.example'], hubs: ['index.html'] }],
+    }),
   );
   writeFileSync(
     join(root, 'topics.json'),
@@ -55,8 +82,16 @@ function buildWeb(root: string): void {
         {
           id: 'solar',
           keywords: 'solar panels',
-          description: 'Solar panels and photovoltaic cells convert sunlight into electricity; installation, inverters, batteries and efficiency.',
-          targets: ['energy/solar.html', 'energy/solar-2.html', 'energy/solar-3.html', 'energy/solar-4.html', 'energy/solar-5.html', 'energy/solar-6.html'],
+          description:
+            'Solar panels and photovoltaic cells convert sunlight into electricity; installation, inverters, batteries and efficiency.',
+          targets: [
+            'energy/solar.html',
+            'energy/solar-2.html',
+            'energy/solar-3.html',
+            'energy/solar-4.html',
+            'energy/solar-5.html',
+            'energy/solar-6.html',
+          ],
           examples: ['energy/solar.html', 'energy/solar-2.html'],
           neighbors: ['energy/index.html'],
         },
@@ -75,8 +110,11 @@ function buildWeb(root: string): void {
 
 function runLab(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', join(ROOT, 'lab', 'cli.ts'), ...args], { cwd: ROOT, maxBuffer: 32 << 20 }, (err, stdout, stderr) =>
-      done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', join(ROOT, 'lab', 'cli.ts'), ...args],
+      { cwd: ROOT, maxBuffer: 32 << 20 },
+      (err, stdout, stderr) => done({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -101,10 +139,35 @@ describe('lab run on a generated web', () => {
     const json = join(dir, 'out.json');
     const html = join(dir, 'out.html');
     const r = await runLab([
-      'run', '--sites', join(dir, 'web'), '--topics', join(dir, 'web', 'topics.json'),
-      '--strategies', 'bfs1,breadth-first', '--budgets', '10,20', '--seeds', '2', '--tasks', '1,2',
-      '--ks', '3,5', '--step', '5', '--max-buffer', '64', '--workers', '1', '--parallel', '2',
-      '--corpus-cache', 'none', '--json', json, '--report', html,
+      'run',
+      '--sites',
+      join(dir, 'web'),
+      '--topics',
+      join(dir, 'web', 'topics.json'),
+      '--strategies',
+      'bfs1,breadth-first',
+      '--budgets',
+      '10,20',
+      '--seeds',
+      '2',
+      '--tasks',
+      '1,2',
+      '--ks',
+      '3,5',
+      '--step',
+      '5',
+      '--max-buffer',
+      '64',
+      '--workers',
+      '1',
+      '--parallel',
+      '2',
+      '--corpus-cache',
+      'none',
+      '--json',
+      json,
+      '--report',
+      html,
     ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('Task 2 (seeds: neighbors)');
@@ -131,16 +194,21 @@ describe('lab run on a generated web', () => {
     expect(bfsSolar).toBeGreaterThan(breadthSolar);
     expect(bfsSolar).toBe(1);
     // The recall curve's area at a budget is the mean of the recall points up to it (step 5: 5, 10, 15, 20).
-    const dyn = res.results.find((x) => x.task === 2 && x.strategy === 'breadth-first' && x.metric === 'recall')!.dynamic.perTopic.solar;
+    const dyn = res.results.find((x) => x.task === 2 && x.strategy === 'breadth-first' && x.metric === 'recall')!.dynamic.perTopic
+      .solar;
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     expect(cell(2, 'breadth-first', 'recall-area', 20).perTopic.solar).toBeCloseTo(mean(dyn), 10);
     expect(cell(2, 'breadth-first', 'recall-area', 10).perTopic.solar).toBeCloseTo(mean(dyn.slice(0, 2)), 10);
-    expect(cell(2, 'bfs1', 'recall-area', 20).perTopic.solar).toBeGreaterThan(cell(2, 'breadth-first', 'recall-area', 20).perTopic.solar);
+    expect(cell(2, 'bfs1', 'recall-area', 20).perTopic.solar).toBeGreaterThan(
+      cell(2, 'breadth-first', 'recall-area', 20).perTopic.solar,
+    );
     // Task 1 seeds are targets: recall counts only the four others.
     expect(cell(1, 'bfs1', 'recall', 10).perTopic.solar).toBe(1);
     // the knots targets on the misc site are only reachable through rewritten absolute links
     expect(cell(1, 'breadth-first', 'recall', 20).perTopic.knots).toBe(1);
-    expect(res.comparisons.some((c) => c.a === 'breadth-first' && c.b === 'bfs1' && c.metric === 'recall' && c.task === 2)).toBe(true);
+    expect(res.comparisons.some((c) => c.a === 'breadth-first' && c.b === 'bfs1' && c.metric === 'recall' && c.task === 2)).toBe(
+      true,
+    );
     const report = readFileSync(html, 'utf8');
     expect(report).toContain('<svg');
     expect(report).toContain('Target recall');
@@ -148,8 +216,33 @@ describe('lab run on a generated web', () => {
   }, 120_000);
 
   it('fails clearly on a bad topics file', async () => {
-    writeFileSync(join(dir, 'bad.json'), JSON.stringify({ format: 'docweb-topics/1', topics: [{ id: 'x', keywords: 'k', description: 'd', targets: ['energy/nope.html', 'energy/solar.html'], examples: ['energy/solar.html'], neighbors: ['energy/index.html'] }] }));
-    const r = await runLab(['run', '--sites', join(dir, 'web'), '--topics', join(dir, 'bad.json'), '--corpus-cache', 'none', '--workers', '0']);
+    writeFileSync(
+      join(dir, 'bad.json'),
+      JSON.stringify({
+        format: 'docweb-topics/1',
+        topics: [
+          {
+            id: 'x',
+            keywords: 'k',
+            description: 'd',
+            targets: ['energy/nope.html', 'energy/solar.html'],
+            examples: ['energy/solar.html'],
+            neighbors: ['energy/index.html'],
+          },
+        ],
+      }),
+    );
+    const r = await runLab([
+      'run',
+      '--sites',
+      join(dir, 'web'),
+      '--topics',
+      join(dir, 'bad.json'),
+      '--corpus-cache',
+      'none',
+      '--workers',
+      '0',
+    ]);
     expect(r.code).not.toBe(0);
     expect(r.stderr).toContain('energy/nope.html, which is not a page of the corpus');
   }, 60_000);

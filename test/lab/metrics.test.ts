@@ -17,7 +17,7 @@ import {
   type CrawledPage,
   type RankDoc,
 } from '../../lab/metrics';
-import type { TermVector } from '../../lib/types';
+import type { TermVector } from '../../lib/engine/types';
 import { staticRankings } from '../../lab/analysis';
 import type { CorpusIndex } from '../../lab/corpus';
 import { globToRegExp } from '../../lab/sites';
@@ -54,14 +54,24 @@ describe('BM25', () => {
     expect(s[0]).toBeCloseTo(0.598187, 5);
     expect(s[1]).toBeCloseTo(0.613394, 5);
     expect(s[2]).toBe(0);
-    expect(rankBy(docs.map((d) => d.id), s)).toEqual(['d2', 'd1', 'd3']);
+    expect(
+      rankBy(
+        docs.map((d) => d.id),
+        s,
+      ),
+    ).toEqual(['d2', 'd1', 'd3']);
   });
   it('counts repeated query terms and ranks the rarer term higher', () => {
     const once = bm25Scores(docs, ['a', 'c']);
     const twice = bm25Scores(docs, ['a', 'a', 'c']);
     expect(twice[0]).toBeCloseTo(2 * once[0], 10);
     // c occurs in one document only, so d3 (c x3) beats both a-documents.
-    expect(rankBy(docs.map((d) => d.id), once)[0]).toBe('d3');
+    expect(
+      rankBy(
+        docs.map((d) => d.id),
+        once,
+      )[0],
+    ).toBe('d3');
   });
 });
 
@@ -136,7 +146,10 @@ describe('static rankings', () => {
       idf: idfWeights(df, 4),
       position: new Map(ids.map((id, i) => [id, i])),
     } as unknown as CorpusIndex;
-    const r = staticRankings({ id: 't', keywords: 'solar panels', description: 'solar', targets: [], examples: [], neighbors: [] }, corpus);
+    const r = staticRankings(
+      { id: 't', keywords: 'solar panels', description: 'solar', targets: [], examples: [], neighbors: [] },
+      corpus,
+    );
     expect(r.keywords).toEqual(['solar', 'panel']);
     // both keywords: one (pr .1) and three (pr .3) -> three first; then two; four has none and is left out
     expect(r.linkage).toEqual(['s/three.html', 's/one.html', 's/two.html']);
@@ -169,7 +182,7 @@ describe('maxPairedT', () => {
   it('bounds the paired t of every strategy A, and the bound is reached', () => {
     // Deterministic pseudo-random search: many B's with some saturated topics, many A's in [0, 1]^n.
     let state = 12345;
-    const rand = () => ((state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rand = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 200; trial++) {
       const n = 3 + (trial % 6);
       const b: number[] = Array.from({ length: n }, () => (rand() < 0.5 ? 1 : rand()));
@@ -184,7 +197,10 @@ describe('maxPairedT', () => {
       // Reached: A = 1 everywhere beats B by the same margin on every unsaturated topic only when those margins are
       // equal, so take A = B + c on unsaturated topics (c = the smallest headroom).
       const c = Math.min(...b.filter((v) => v < 1).map((v) => 1 - v));
-      const best = pairedComparison(b.map((v) => (v < 1 ? v + c : v)), b);
+      const best = pairedComparison(
+        b.map((v) => (v < 1 ? v + c : v)),
+        b,
+      );
       expect(best.t).toBeCloseTo(bound, 9);
     }
   });

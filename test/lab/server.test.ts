@@ -33,7 +33,10 @@ beforeAll(async () => {
   writeFileSync(join(dir, 'alpha', 'topic.html'), '<html><title>Topic</title><body>topic</body></html>');
   writeFileSync(join(dir, 'alpha', 'sub', 'index.html'), '<html><title>Sub</title><body>sub</body></html>');
   writeFileSync(join(dir, 'alpha', 'style.css'), 'body{}');
-  writeFileSync(join(dir, 'alpha', 'big.html.gz'), gzipSync(Buffer.from('<html><title>Gz</title><body><a href="https://www.alpha.example/docs/page.html">p</a></body></html>')));
+  writeFileSync(
+    join(dir, 'alpha', 'big.html.gz'),
+    gzipSync(Buffer.from('<html><title>Gz</title><body><a href="https://www.alpha.example/docs/page.html">p</a></body></html>')),
+  );
   symlinkSync('page.html', join(dir, 'alpha', 'alias.html'));
   writeFileSync(join(dir, 'beta', 'index.html'), '<html><title>Beta</title><body><a href="b.html">b</a></body></html>');
   writeFileSync(join(dir, 'beta', 'b.html'), '<html><title>B</title><body>b</body></html>');
@@ -62,7 +65,12 @@ function get(url: string, path?: string): Promise<{ status: number; type: string
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: Buffer.concat(chunks).toString('utf8'), location: res.headers.location }),
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type']),
+          body: Buffer.concat(chunks).toString('utf8'),
+          location: res.headers.location,
+        }),
       );
     });
     req.on('error', reject);
@@ -151,9 +159,13 @@ describe('link mapping', () => {
       (site === 'ref' && ['ch02.en.html', ''].includes(path)),
   };
   it('handles Sphinx dirhtml, file-system paths and language suffixes', () => {
-    expect(mapLink('https://docs.djangoproject.com/en/3.2/ref/contrib/postgres/search/#x', ctx)).toBe('http://127.0.0.1:2/ref/contrib/postgres/search.html#x');
+    expect(mapLink('https://docs.djangoproject.com/en/3.2/ref/contrib/postgres/search/#x', ctx)).toBe(
+      'http://127.0.0.1:2/ref/contrib/postgres/search.html#x',
+    );
     expect(mapLink('https://docs.djangoproject.com/en/3.2/', ctx)).toBe('http://127.0.0.1:2/');
-    expect(mapLink('/usr/share/doc/python3-doc/html/library/asyncio.html#asyncio.run', ctx)).toBe('http://127.0.0.1:1/library/asyncio.html#asyncio.run');
+    expect(mapLink('/usr/share/doc/python3-doc/html/library/asyncio.html#asyncio.run', ctx)).toBe(
+      'http://127.0.0.1:1/library/asyncio.html#asyncio.run',
+    );
     expect(mapLink('https://www.debian.org/doc/manuals/debian-reference/ch02', ctx)).toBe('http://127.0.0.1:3/ch02.en.html');
     expect(mapLink('https://www.debian.org/doc/manuals/debian-reference/ch02.html', ctx)).toBe('http://127.0.0.1:3/ch02.en.html');
     expect(mapLink('https://www.debian.org/doc/manuals/debian-reference/', ctx)).toBe('http://127.0.0.1:3/');

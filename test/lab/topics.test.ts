@@ -31,7 +31,14 @@ describe('topics', () => {
     const bad = {
       format: 'docweb-topics/2',
       topics: [
-        { id: 'solar', keywords: '', description: 'd', targets: ['s/a.html', 'nope'], examples: ['s/z.html'], neighbors: ['s/a.html'] },
+        {
+          id: 'solar',
+          keywords: '',
+          description: 'd',
+          targets: ['s/a.html', 'nope'],
+          examples: ['s/z.html'],
+          neighbors: ['s/a.html'],
+        },
         { id: 'solar', keywords: 'k', description: 'd', targets: ['s/a.html'], examples: ['s/a.html'], neighbors: [] },
         'junk',
       ],
@@ -55,7 +62,9 @@ describe('topics', () => {
   });
 
   it('checks pages against the corpus and reports unreadable files', () => {
-    expect(() => validateTopics(good, 't', (id) => id !== 's/b.html')).toThrow(/names s\/b\.html, which is not a page of the corpus/);
+    expect(() => validateTopics(good, 't', (id) => id !== 's/b.html')).toThrow(
+      /names s\/b\.html, which is not a page of the corpus/,
+    );
     const dir = mkdtempSync(join(tmpdir(), 'lab-topics-'));
     try {
       writeFileSync(join(dir, 'broken.json'), '{"format": ');
@@ -90,12 +99,20 @@ describe('command line', () => {
 
 describe('the topic files in lab/', () => {
   const dir = join(__dirname, '..', '..', 'lab');
-  const files = readdirSync(dir).filter((f) => /^topics-.*\.json$/.test(f)).sort();
+  const files = readdirSync(dir)
+    .filter((f) => /^topics-.*\.json$/.test(f))
+    .sort();
   const sets = new Map(files.map((f) => [f, loadTopics(join(dir, f)).topics]));
   const dev = loadTopics(join(__dirname, '..', '..', '..', 'shared', 'lab', 'topics-dev.json')).topics;
 
   it('are the five lists the lab README describes, each valid', () => {
-    expect(files).toEqual(['topics-heldout.json', 'topics-heldout2.json', 'topics-heldout3.json', 'topics-tune.json', 'topics-tune3.json']);
+    expect(files).toEqual([
+      'topics-heldout.json',
+      'topics-heldout2.json',
+      'topics-heldout3.json',
+      'topics-tune.json',
+      'topics-tune3.json',
+    ]);
     for (const topics of sets.values()) expect(topics.length).toBeGreaterThanOrEqual(12);
   });
 

@@ -1,23 +1,30 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/background/guarded-evaluator';
-import { highlightSegments, topicTerms } from '../../lib/background/highlight';
-import { LiveHub, mergeResults } from '../../lib/background/live';
+import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/app/evaluator/guarded-evaluator';
+import { highlightSegments, topicTerms } from '../../lib/app/view/highlight';
+import { LiveHub } from '../../lib/app/live';
+import { mergeResults } from '../../lib/app/view/results';
 import * as Comlink from 'comlink';
+import { createEvaluatorHost, type WorkerLike } from '../../lib/app/evaluator/evaluator-host';
 import {
-  createEvaluatorHost,
   createPortEvaluator,
   offscreenEnsurer,
+  transferableCopy,
   type EvaluatorEndpointApi,
   type EvaluatorPorts,
-  type WorkerLike,
-} from '../../lib/background/relay-evaluator';
-import { createRequestHandler, plainStrategies } from '../../lib/background/requests';
-import { CrawlRunner } from '../../lib/background/runner';
-import { crawlPolicy, validateStart } from '../../lib/background/settings';
-import { checkUrl } from '../../lib/url/rules';
-import { draftFromMenu, draftFromSerp, parseStartHash, startHash, toSerpInfo, topicFromPage } from '../../lib/background/start-view';
-import { transferableCopy } from '../../lib/background/wire';
-import { localEvaluator } from '../../lib/html/evaluate';
+} from '../../lib/app/evaluator/port-evaluator';
+import { createRequestHandler, plainStrategies } from '../../lib/app/handlers';
+import { CrawlRunner } from '../../lib/app/runner';
+import { crawlPolicy, validateStart } from '../../lib/app/settings';
+import { checkUrl } from '../../lib/engine/url/rules';
+import {
+  draftFromMenu,
+  draftFromSerp,
+  parseStartHash,
+  startHash,
+  toSerpInfo,
+  topicFromPage,
+} from '../../lib/app/view/start-draft';
+import { localEvaluator } from '../../lib/engine/html/evaluate';
 import {
   isEvaluatorCrashNotice,
   isEvaluatorPortHandoff,
@@ -25,14 +32,19 @@ import {
   isWorkerPortHandoff,
   type EvaluatorPortHandoff,
   type LiveServerMessage,
-} from '../../lib/protocol';
-import { createMemoryStore } from '../../lib/store/memory-store';
-import type { CrawlRecord } from '../../lib/store/types';
-import { listStrategies } from '../../lib/strategies/index';
-import type { EvaluationInput, PageEvaluation, PageResult } from '../../lib/types';
+} from '../../lib/app/protocol';
+import { createMemoryStore } from '../../lib/app/store/memory-store';
+import type { CrawlRecord } from '../../lib/app/store/types';
+import { listStrategies } from '../../lib/engine/strategies/index';
+import type { EvaluationInput, PageEvaluation, PageResult } from '../../lib/engine/types';
 
-const html = (title: string) => new TextEncoder().encode(`<html><head><title>${title}</title></head><body><p>coffee brewing</p></body></html>`);
-const input = (title = 'Coffee'): EvaluationInput => ({ url: 'https://a.example.com/', body: html(title), topic: { keywords: 'coffee' } });
+const html = (title: string) =>
+  new TextEncoder().encode(`<html><head><title>${title}</title></head><body><p>coffee brewing</p></body></html>`);
+const input = (title = 'Coffee'): EvaluationInput => ({
+  url: 'https://a.example.com/',
+  body: html(title),
+  topic: { keywords: 'coffee' },
+});
 
 function page(url: string, score: number, extra: Partial<PageResult> = {}): PageResult {
   return { url, title: url, snippet: '', score, depth: 1, fetchedAt: 0, isSeed: false, ...extra };
@@ -43,7 +55,7 @@ afterEach(() => {
 });
 
 describe('wire', () => {
-  it('transfers a copy, never the caller\'s buffer', () => {
+  it("transfers a copy, never the caller's buffer", () => {
     const big = new Uint8Array(100);
     const view = big.subarray(10, 20);
     view[0] = 42;
@@ -59,7 +71,15 @@ describe('guarded evaluator', () => {
   const result = (title: string): PageEvaluation => ({ ...localEvaluatorSync(title) });
   function localEvaluatorSync(title: string): PageEvaluation {
     return {
-      score: 0.5, title, snippet: '', links: [], terms: {}, length: 1, charset: 'utf-8', baseUrl: 'https://a.example.com/', robots: { noindex: false, nofollow: false },
+      score: 0.5,
+      title,
+      snippet: '',
+      links: [],
+      terms: {},
+      length: 1,
+      charset: 'utf-8',
+      baseUrl: 'https://a.example.com/',
+      robots: { noindex: false, nofollow: false },
     };
   }
 
@@ -93,10 +113,12 @@ describe('guarded evaluator', () => {
     expect(handles[1].calls).toEqual(['https://a.example.com/other']);
     expect(ev.spawned).toBe(2);
     // The new instance keeps serving.
-    await expect(ev.evaluate({ ...input(), url: 'https://a.example.com/next' })).resolves.toMatchObject({ title: 'https://a.example.com/next' });
+    await expect(ev.evaluate({ ...input(), url: 'https://a.example.com/next' })).resolves.toMatchObject({
+      title: 'https://a.example.com/next',
+    });
   });
 
-  it('turns a crash into errors after one retry, and a thrown evaluation into that call\'s error only', async () => {
+  it("turns a crash into errors after one retry, and a thrown evaluation into that call's error only", async () => {
     let crash: ((r: string) => void) | null = null;
     let n = 0;
     const ev = createGuardedEvaluator({
@@ -104,7 +126,8 @@ describe('guarded evaluator', () => {
         crash = onCrash;
         n++;
         return {
-          evaluate: (inp) => (inp.url.endsWith('/bad') ? Promise.reject(new Error('cannot parse')) : new Promise(() => undefined)),
+          evaluate: (inp) =>
+            inp.url.endsWith('/bad') ? Promise.reject(new Error('cannot parse')) : new Promise(() => undefined),
           terminate: () => undefined,
         };
       },
@@ -204,7 +227,10 @@ describe('port relay (service worker -> offscreen host -> Worker), over real Mes
   }
 
   /** The service worker's side wired to a host the way background.ts and offscreen/main.ts wire them. */
-  function relay(host: ReturnType<typeof createEvaluatorHost>, opts: { timeoutMs?: number; connectTimeoutMs?: number; reachable?: () => boolean } = {}) {
+  function relay(
+    host: ReturnType<typeof createEvaluatorHost>,
+    opts: { timeoutMs?: number; connectTimeoutMs?: number; reachable?: () => boolean } = {},
+  ) {
     const handoffs: EvaluatorPortHandoff[] = [];
     let ensured = 0;
     const evaluator = createPortEvaluator({
@@ -221,7 +247,7 @@ describe('port relay (service worker -> offscreen host -> Worker), over real Mes
     return { evaluator, handoffs, ensured: () => ensured };
   }
 
-  it('evaluates over the port, connecting once for many calls, and never detaches the caller\'s bytes', async () => {
+  it("evaluates over the port, connecting once for many calls, and never detaches the caller's bytes", async () => {
     const { workers, spawn } = fakeWorkers();
     const host = createEvaluatorHost({ spawn });
     const { evaluator, handoffs, ensured } = relay(host);
@@ -312,7 +338,11 @@ describe('port relay (service worker -> offscreen host -> Worker), over real Mes
       evaluator.dispose();
     }
     // A host that takes the ports but never serves them: the ping deadline gives up on it.
-    const silent = createPortEvaluator({ ensureReady: async () => undefined, deliver: async () => undefined, connectTimeoutMs: 200 });
+    const silent = createPortEvaluator({
+      ensureReady: async () => undefined,
+      deliver: async () => undefined,
+      connectTimeoutMs: 200,
+    });
     await expect(silent.evaluate(input())).rejects.toThrow(/connecting to the evaluator timed out after 200 ms/);
     silent.dispose();
   });
@@ -328,7 +358,9 @@ describe('port relay (service worker -> offscreen host -> Worker), over real Mes
     try {
       expect(host.accept({ type: 'forager/start' }, [port1, control.port2])).toBe(false);
       expect(host.accept({ type: 'forager/evaluator-port', replace: false }, [port1])).toBe(false); // ports missing
-      const notice = new Promise<unknown>((resolve) => control.port1.addEventListener('message', (e) => resolve((e as MessageEvent).data), { once: true }));
+      const notice = new Promise<unknown>((resolve) =>
+        control.port1.addEventListener('message', (e) => resolve((e as MessageEvent).data), { once: true }),
+      );
       control.port1.start();
       expect(host.accept({ type: 'forager/evaluator-port', replace: false }, [port1, control.port2])).toBe(true);
       const got = await notice;
@@ -350,7 +382,7 @@ describe('port relay (service worker -> offscreen host -> Worker), over real Mes
 
 describe('live hub', () => {
   const rec = (id: string, n: number): CrawlRecord =>
-    ({ id, status: 'running', stats: { pagesEvaluated: n } } as unknown as CrawlRecord);
+    ({ id, status: 'running', stats: { pagesEvaluated: n } }) as unknown as CrawlRecord;
 
   it('batches a burst of updates into one message per interval, pages and latest record merged', async () => {
     vi.useFakeTimers();
@@ -385,11 +417,13 @@ describe('live hub', () => {
     subA.ready({ type: 'snapshot', snapshot: null });
     expect(a.map((m) => m.type)).toEqual(['snapshot', 'update']);
     expect(a[1].type === 'update' && a[1].id).toBe('c1');
-    hub.subscribe({
-      post: () => {
-        throw new Error('Attempting to use a disconnected port object');
-      },
-    }).ready();
+    hub
+      .subscribe({
+        post: () => {
+          throw new Error('Attempting to use a disconnected port object');
+        },
+      })
+      .ready();
     expect(hub.size).toBe(2);
     hub.crawlsChanged();
     expect(hub.size).toBe(1);
@@ -412,9 +446,21 @@ describe('settings and start requests', () => {
     const v = validateStart(
       {
         topic: '  coffee \n brewing ',
-        seeds: ['https://a.example.com/x#frag', 'https://a.example.com/x', 'ftp://a.example.com/', 'https://user:pw@a.example.com/', 42],
+        seeds: [
+          'https://a.example.com/x#frag',
+          'https://a.example.com/x',
+          'ftp://a.example.com/',
+          'https://user:pw@a.example.com/',
+          42,
+        ],
         source: { kind: 'serp', engine: 'google', query: 'coffee brewing' },
-        settings: { strategy: 'best-n-first', params: { n: 1e9, bogus: 3 }, maxPages: -5, maxBuffer: 'lots', politenessDelayMs: 1e12 },
+        settings: {
+          strategy: 'best-n-first',
+          params: { n: 1e9, bogus: 3 },
+          maxPages: -5,
+          maxBuffer: 'lots',
+          politenessDelayMs: 1e12,
+        },
       },
       strategies,
       1234,
@@ -433,13 +479,19 @@ describe('settings and start requests', () => {
 
   it('refuses an unknown strategy, an empty topic and no seeds, with sentences', () => {
     const base = { topic: 'x', seeds: ['https://a.example.com/'], source: { kind: 'manual' as const } };
-    expect(validateStart({ ...base, settings: { strategy: 'rm -rf' } }, strategies)).toMatchObject({ ok: false, error: expect.stringMatching(/Unknown crawl strategy/) });
-    expect(validateStart({ ...base, topic: ' ' }, strategies)).toMatchObject({ ok: false, error: expect.stringMatching(/Enter a topic/) });
+    expect(validateStart({ ...base, settings: { strategy: 'rm -rf' } }, strategies)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Unknown crawl strategy/),
+    });
+    expect(validateStart({ ...base, topic: ' ' }, strategies)).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/Enter a topic/),
+    });
     expect(validateStart({ ...base, seeds: [] }, strategies)).toMatchObject({ ok: false });
     expect(validateStart(null)).toMatchObject({ ok: false });
   });
 
-  it('allows private hosts only when a seed is on one, and then only the seeds\' own', () => {
+  it("allows private hosts only when a seed is on one, and then only the seeds' own", () => {
     expect(crawlPolicy(['https://a.example.com/'], { stayOnSeedSites: false })).toEqual({ allowPrivate: false });
     const policy = crawlPolicy(['http://127.0.0.1:8080/', 'https://b.example.com/'], { stayOnSeedSites: true });
     expect(policy).toEqual({ allowPrivate: false, privateHosts: ['127.0.0.1'], allowedHosts: ['127.0.0.1', 'b.example.com'] });
@@ -454,12 +506,23 @@ describe('settings and start requests', () => {
 
 describe('start drafts', () => {
   it('context menu on a page: page seed, topic from title and headings', () => {
-    const d = draftFromMenu({ pageUrl: 'https://a.example.com/coffee' }, { title: 'Tab title' }, { title: 'Espresso at home', headings: ['Espresso at home', 'Grinders', '  '] });
-    expect(d).toEqual({ topic: 'Espresso at home Grinders', seeds: ['https://a.example.com/coffee'], source: { kind: 'page', pageUrl: 'https://a.example.com/coffee' } });
+    const d = draftFromMenu(
+      { pageUrl: 'https://a.example.com/coffee' },
+      { title: 'Tab title' },
+      { title: 'Espresso at home', headings: ['Espresso at home', 'Grinders', '  '] },
+    );
+    expect(d).toEqual({
+      topic: 'Espresso at home Grinders',
+      seeds: ['https://a.example.com/coffee'],
+      source: { kind: 'page', pageUrl: 'https://a.example.com/coffee' },
+    });
   });
 
   it('on a link: the link is the seed; on a selection: the selection is the topic', () => {
-    const link = draftFromMenu({ pageUrl: 'https://a.example.com/', linkUrl: 'https://b.example.com/beans', linkText: 'Green beans' }, undefined);
+    const link = draftFromMenu(
+      { pageUrl: 'https://a.example.com/', linkUrl: 'https://b.example.com/beans', linkText: 'Green beans' },
+      undefined,
+    );
     expect(link.seeds).toEqual(['https://b.example.com/beans']);
     expect(link.topic).toBe('Green beans');
     expect(link.source.kind).toBe('link');
@@ -469,22 +532,35 @@ describe('start drafts', () => {
   });
 
   it('round-trips through the start view hash and drops what is not a web URL', () => {
-    const d = { topic: 'coffee & tea', seeds: ['https://a.example.com/?q=1&r=2', 'https://b.example.com/'], source: { kind: 'link' as const, pageUrl: 'https://a.example.com/' } };
+    const d = {
+      topic: 'coffee & tea',
+      seeds: ['https://a.example.com/?q=1&r=2', 'https://b.example.com/'],
+      source: { kind: 'link' as const, pageUrl: 'https://a.example.com/' },
+    };
     expect(parseStartHash(startHash(d))).toEqual(d);
     const hostile = parseStartHash('#/new?topic=x&seed=javascript:alert(1)&seed=https://ok.example.com/&kind=evil');
     expect(hostile).toEqual({ topic: 'x', seeds: ['https://ok.example.com/'], source: { kind: 'manual' } });
   });
 
-  it('checks the content script\'s answer and builds the popup draft from it', () => {
+  it("checks the content script's answer and builds the popup draft from it", () => {
     expect(toSerpInfo(null)).toBeNull();
     expect(toSerpInfo({ error: 'boom' })).toBeNull();
     const s = toSerpInfo({
       engine: 'google',
       query: ' coffee  brewing ',
       linkCount: 143,
-      results: [{ url: 'https://a.example.com/', title: 'A', snippet: 's', rank: 1 }, { url: 'javascript:alert(1)', title: 'x' }, 'junk'],
+      results: [
+        { url: 'https://a.example.com/', title: 'A', snippet: 's', rank: 1 },
+        { url: 'javascript:alert(1)', title: 'x' },
+        'junk',
+      ],
     });
-    expect(s).toEqual({ engine: 'google', query: 'coffee brewing', linkCount: 143, results: [{ url: 'https://a.example.com/', title: 'A', snippet: 's', rank: 1 }] });
+    expect(s).toEqual({
+      engine: 'google',
+      query: 'coffee brewing',
+      linkCount: 143,
+      results: [{ url: 'https://a.example.com/', title: 'A', snippet: 's', rank: 1 }],
+    });
     expect(draftFromSerp(s!, 'https://www.google.com/search?q=coffee')).toEqual({
       topic: 'coffee brewing',
       seeds: ['https://a.example.com/'],
@@ -497,7 +573,7 @@ describe('start drafts', () => {
 describe('highlighting', () => {
   it('marks words that stem to a topic term and gives the text back unchanged', () => {
     const terms = topicTerms('coffee brew');
-    const text = 'Brewing COFFEE: the brewer\'s guide to coffees, and tea.';
+    const text = "Brewing COFFEE: the brewer's guide to coffees, and tea.";
     const segs = highlightSegments(text, terms);
     expect(segs.map((s) => s.text).join('')).toBe(text);
     expect(segs.filter((s) => s.mark).map((s) => s.text)).toEqual(['Brewing', 'COFFEE', 'coffees']);
@@ -529,8 +605,13 @@ describe('request handler', () => {
     expect(await handle({ type: 'nope' })).toEqual({ ok: false, error: 'Unknown request.' });
     expect(await handle({ target: 'offscreen', type: 'forager/ping' })).toMatchObject({ ok: false });
     const strategiesReply = await handle({ type: 'forager/strategies' });
-    expect(strategiesReply.ok && JSON.parse(JSON.stringify(strategiesReply.value))).toEqual(strategiesReply.ok && strategiesReply.value);
-    const started = await handle({ type: 'forager/start', start: { topic: 'coffee', seeds: ['https://a.example.com/'], source: { kind: 'manual' } } });
+    expect(strategiesReply.ok && JSON.parse(JSON.stringify(strategiesReply.value))).toEqual(
+      strategiesReply.ok && strategiesReply.value,
+    );
+    const started = await handle({
+      type: 'forager/start',
+      start: { topic: 'coffee', seeds: ['https://a.example.com/'], source: { kind: 'manual' } },
+    });
     expect(started.ok).toBe(true);
     await runner.whenIdle();
     const id = (started as { value: CrawlRecord }).value.id;
@@ -539,7 +620,10 @@ describe('request handler', () => {
     expect(await handle({ type: 'forager/skips', id })).toMatchObject({ ok: true, value: [{ reason: 'network' }] });
     expect(await handle({ type: 'forager/pause', id: 'missing' })).toEqual({ ok: false, error: 'That crawl no longer exists.' });
     expect(await handle({ type: 'forager/rename', id, name: 'Beans' })).toMatchObject({ ok: true, value: { name: 'Beans' } });
-    expect(await handle({ type: 'forager/snapshot' })).toMatchObject({ ok: true, value: { record: { id }, pageCount: 0, active: false } });
+    expect(await handle({ type: 'forager/snapshot' })).toMatchObject({
+      ok: true,
+      value: { record: { id }, pageCount: 0, active: false },
+    });
     expect(await handle({ type: 'forager/delete', id })).toEqual({ ok: true, value: true });
     expect(await handle({ type: 'forager/snapshot' })).toEqual({ ok: true, value: null });
   });

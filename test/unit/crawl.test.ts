@@ -2,12 +2,12 @@
  * The crawl loop end to end over real HTTP: the generated test web on 127.0.0.1, the real fetcher and evaluator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCrawl, type CrawlOptions } from '../../lib/crawl';
-import { createFetcher } from '../../lib/fetch/fetcher';
-import { canonicalizeUrl } from '../../lib/url/canonical';
-import type { CrawlCheckpoint, CrawlEvent, PageResult, SkipRecord } from '../../lib/types';
-import { onTopicUrls, seedsFor, topicQuery } from '../web/generate';
-import { startTestWeb, type RunningTestWeb } from '../web/server';
+import { createCrawl, type CrawlOptions } from '../../lib/engine/crawl';
+import { createFetcher } from '../../lib/engine/fetch/fetcher';
+import { canonicalizeUrl } from '../../lib/engine/url/canonical';
+import type { CrawlCheckpoint, CrawlEvent, PageResult, SkipRecord } from '../../lib/engine/types';
+import { onTopicUrls, seedsFor, topicQuery } from '../../harness/testweb/generate';
+import { startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
 
 const LOOPBACK = { allowPrivate: 'loopback' as const };
 
@@ -53,7 +53,10 @@ describe('crawl over the test web', () => {
       const found = { bfs: 0, bnf: 0 };
       for (const topic of w.web.topics.slice(0, 3)) {
         const onTopic = new Set(onTopicUrls(w.web, topic.id, (s) => w.origins[s]).map((u) => canonicalizeUrl(u)!));
-        for (const [key, strategy] of [['bfs', { name: 'breadth-first', seed: webSeed }], ['bnf', { name: 'best-n-first', params: { n: 4 }, seed: webSeed }]] as const) {
+        for (const [key, strategy] of [
+          ['bfs', { name: 'breadth-first', seed: webSeed }],
+          ['bnf', { name: 'best-n-first', params: { n: 4 }, seed: webSeed }],
+        ] as const) {
           const run = await collect(
             createCrawl({
               topic: topicQuery(w.web, topic.id),
@@ -140,7 +143,12 @@ describe('crawl over the test web', () => {
   });
 
   it('hands out checkpoints that stay as they were while the crawl goes on (they may be written out later)', async () => {
-    const strategies: [string, Record<string, number>][] = [['forager', { n: 4 }], ['best-n-first', { n: 4 }], ['infospiders', {}], ['anchor-text', {}]];
+    const strategies: [string, Record<string, number>][] = [
+      ['forager', { n: 4 }],
+      ['best-n-first', { n: 4 }],
+      ['infospiders', {}],
+      ['anchor-text', {}],
+    ];
     for (const [name, params] of strategies) {
       const run = createCrawl(baseOptions(web.web.topics[1].id, { name, params, seed: 5 }, 60));
       const taken: { checkpoint: CrawlCheckpoint; copy: CrawlCheckpoint }[] = [];
@@ -175,7 +183,10 @@ describe('crawl over the test web', () => {
 
   it('stops through AbortSignal with what it gathered, and the checkpoint continues the crawl', async () => {
     const controller = new AbortController();
-    const opts = { ...baseOptions(web.web.topics[3].id, { name: 'best-n-first', params: { n: 4 }, seed: 9 }, 60), signal: controller.signal };
+    const opts = {
+      ...baseOptions(web.web.topics[3].id, { name: 'best-n-first', params: { n: 4 }, seed: 9 }, 60),
+      signal: controller.signal,
+    };
     const run = createCrawl(opts);
     const pages: PageResult[] = [];
     let last: CrawlCheckpoint | undefined;
@@ -209,10 +220,29 @@ describe('crawl meets hostile pages', () => {
     const topic = web.web.topics[0];
     const o = web.origins[web.web.primarySite[topic.id]];
     const hostile = [
-      'big', 'binary', 'notype', 'wrongtype', 'cp1252', 'sjis', 'loop-a', 'hang', 'trickle', '404', '500', '429',
-      'links20k', 'js-links', 'calendar/2026/11', 'malformed', 'internal',
+      'big',
+      'binary',
+      'notype',
+      'wrongtype',
+      'cp1252',
+      'sjis',
+      'loop-a',
+      'hang',
+      'trickle',
+      '404',
+      '500',
+      '429',
+      'links20k',
+      'js-links',
+      'calendar/2026/11',
+      'malformed',
+      'internal',
     ].map((p) => `${o}/hostile/${p}`);
-    const seeds = [...seedsFor(web.web, topic.id, 2).map((p) => web.urlOf(p)), ...hostile, `${web.origins[web.web.privateSite]}/private/secret.html`];
+    const seeds = [
+      ...seedsFor(web.web, topic.id, 2).map((p) => web.urlOf(p)),
+      ...hostile,
+      `${web.origins[web.web.privateSite]}/private/secret.html`,
+    ];
     const run = await collect(
       createCrawl({
         topic: topicQuery(web.web, topic.id),

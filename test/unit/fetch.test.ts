@@ -1,9 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createFetcher, type FetcherOptions } from '../../lib/fetch/fetcher';
-import { looksLikeHtml, parseRetryAfter } from '../../lib/fetch/http';
-import type { FetchFailure, FetchSuccess } from '../../lib/types';
+import { createFetcher, type FetcherOptions } from '../../lib/engine/fetch/fetcher';
+import { looksLikeHtml, parseRetryAfter } from '../../lib/engine/fetch/http';
+import type { FetchFailure, FetchSuccess } from '../../lib/engine/types';
 
 type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => void;
 
@@ -43,41 +43,49 @@ async function startServer(routes: Record<string, Handler>): Promise<TestServer>
   };
 }
 
-const html = (body: string, headers: http.OutgoingHttpHeaders = {}): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
-  res.end(body);
-};
-const redirect = (location: string, status = 302): Handler => (_req, res) => {
-  res.writeHead(status, { location });
-  res.end('moved');
-};
-const robotsTxt = (text: string): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/plain' });
-  res.end(text);
-};
+const html =
+  (body: string, headers: http.OutgoingHttpHeaders = {}): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...headers });
+    res.end(body);
+  };
+const redirect =
+  (location: string, status = 302): Handler =>
+  (_req, res) => {
+    res.writeHead(status, { location });
+    res.end('moved');
+  };
+const robotsTxt =
+  (text: string): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/plain' });
+    res.end(text);
+  };
 
 /** Streams `total` bytes of HTML in 64 KB chunks, honouring backpressure and stopping when the client goes away. */
-const bigPage = (total: number): Handler => (_req, res) => {
-  res.writeHead(200, { 'content-type': 'text/html' });
-  const chunk = Buffer.alloc(64 * 1024, 'a');
-  let sent = 0;
-  let gone = false;
-  res.on('close', () => (gone = true));
-  const pump = () => {
-    while (!gone && sent < total) {
-      sent += chunk.length;
-      if (!res.write(chunk)) return void res.once('drain', pump);
-    }
-    if (!gone) res.end();
+const bigPage =
+  (total: number): Handler =>
+  (_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html' });
+    const chunk = Buffer.alloc(64 * 1024, 'a');
+    let sent = 0;
+    let gone = false;
+    res.on('close', () => (gone = true));
+    const pump = () => {
+      while (!gone && sent < total) {
+        sent += chunk.length;
+        if (!res.write(chunk)) return void res.once('drain', pump);
+      }
+      if (!gone) res.end();
+    };
+    pump();
   };
-  pump();
-};
 
 const PAGE = '<!doctype html><html><head><title>Hello</title></head><body><p>Hello world</p></body></html>';
 const LAST_MODIFIED = 'Wed, 21 Oct 2015 07:28:00 GMT';
 
 let main: TestServer;
-let trickleTimers: ReturnType<typeof setInterval>[] = [];
+const trickleTimers: ReturnType<typeof setInterval>[] = [];
 
 beforeAll(async () => {
   main = await startServer({
@@ -154,7 +162,11 @@ afterAll(async () => {
 });
 
 /** Paths the main server saw since log index `from`, robots.txt left out. */
-const pagePaths = (from: number) => main.log.slice(from).map((e) => e.path).filter((p) => p !== '/robots.txt');
+const pagePaths = (from: number) =>
+  main.log
+    .slice(from)
+    .map((e) => e.path)
+    .filter((p) => p !== '/robots.txt');
 
 const loopback: FetcherOptions = {
   urlPolicy: { allowPrivate: true, allowedHosts: ['127.0.0.1'] },
@@ -442,8 +454,7 @@ describe('politeness', () => {
 });
 
 describe('createFetcher with an injected fetch', () => {
-  const okHtml = () =>
-    new Response('<html><body>ok</body></html>', { status: 200, headers: { 'content-type': 'text/html' } });
+  const okHtml = () => new Response('<html><body>ok</body></html>', { status: 200, headers: { 'content-type': 'text/html' } });
 
   it('sends credentials omit, no-store and manual redirects on every request', async () => {
     const inits: RequestInit[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FifoFrontier, PriorityFrontier, type AddResult } from '../../lib/frontier/index';
-import { Rng } from '../../lib/rng';
-import type { FrontierEntry } from '../../lib/types';
+import { FifoFrontier, PriorityFrontier, type AddResult } from '../../lib/engine/frontier/index';
+import { Rng } from '../../lib/engine/rng';
+import type { FrontierEntry } from '../../lib/engine/types';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Naive reference implementations: linear scans written straight from the rules, to compare the real ones against.
@@ -13,7 +13,8 @@ interface RefItem extends FrontierEntry {
 
 /** Higher score first; equal scores: earlier insertion first. */
 const refBefore = (a: RefItem, b: RefItem) => a.score > b.score || (a.score === b.score && a.seq < b.seq);
-const strip = ({ url, score, depth, from }: RefItem): FrontierEntry => (from === undefined ? { url, score, depth } : { url, score, depth, from });
+const strip = ({ url, score, depth, from }: RefItem): FrontierEntry =>
+  from === undefined ? { url, score, depth } : { url, score, depth, from };
 
 class NaivePriority {
   items: RefItem[] = [];
@@ -385,7 +386,12 @@ describe('PriorityFrontier rules', () => {
 
   it('setScore moves entries both ways', () => {
     const f = new PriorityFrontier(5);
-    for (const [u, s] of [['a', 0.1], ['b', 0.2], ['c', 0.3]] as const) f.add(e(u, s));
+    for (const [u, s] of [
+      ['a', 0.1],
+      ['b', 0.2],
+      ['c', 0.3],
+    ] as const)
+      f.add(e(u, s));
     expect(f.setScore('c', 0)).toBe(true);
     expect(f.peekMin()!.url).toBe('c');
     expect(f.setScore('a', 0.9)).toBe(true);
@@ -476,9 +482,18 @@ describe('FifoFrontier against a naive reference', () => {
     expect(copy.add({ url: 'a', score: 1, depth: 0 })).toBe('kept');
     expect(copy.add({ url: 'd', score: 1, depth: 0 })).toBe('rejected');
     expect(copy.take(5).map((x) => x.url)).toEqual(['b', 'c']);
-    expect(() => FifoFrontier.fromJSON({ kind: 'fifo', version: 1, capacity: 1, entries: [['a', 0, 0, null], ['b', 0, 0, null]], left: [] })).toThrow(
-      /exceed capacity/,
-    );
+    expect(() =>
+      FifoFrontier.fromJSON({
+        kind: 'fifo',
+        version: 1,
+        capacity: 1,
+        entries: [
+          ['a', 0, 0, null],
+          ['b', 0, 0, null],
+        ],
+        left: [],
+      }),
+    ).toThrow(/exceed capacity/);
   });
 
   it('JSON round trip in mid-sequence continues identically', () => {

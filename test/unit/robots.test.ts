@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RobotsCache, productToken } from '../../lib/robots';
+import { RobotsCache, productToken } from '../../lib/engine/fetch/robots';
 
 /** A fake fetch answering from a table url -> Response factory, recording every call. */
 function fakeFetch(table: Record<string, () => Response | Promise<Response>>) {
@@ -16,8 +16,14 @@ function fakeFetch(table: Record<string, () => Response | Promise<Response>>) {
   return { fn, calls };
 }
 
-const text = (body: string, status = 200) => () => new Response(body, { status, headers: { 'content-type': 'text/plain' } });
-const moved = (location: string, status = 301) => () => new Response(null, { status, headers: { location } });
+const text =
+  (body: string, status = 200) =>
+  () =>
+    new Response(body, { status, headers: { 'content-type': 'text/plain' } });
+const moved =
+  (location: string, status = 301) =>
+  () =>
+    new Response(null, { status, headers: { location } });
 
 const ROBOTS = [
   '# comments are ignored',
@@ -148,7 +154,10 @@ describe('RobotsCache status codes (RFC 9309)', () => {
 
     const down = new RobotsCache({ fetch: fakeFetch({}).fn });
     expect(await down.isAllowed('https://down.example/')).toBe(false);
-    expect(await down.status('https://down.example/')).toMatchObject({ kind: 'disallow-all', detail: expect.stringContaining('ENOTFOUND') });
+    expect(await down.status('https://down.example/')).toMatchObject({
+      kind: 'disallow-all',
+      detail: expect.stringContaining('ENOTFOUND'),
+    });
   });
 
   it('caches a fetched robots.txt for ttlMs', async () => {

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { createCrawl } from '../../lib/crawl';
-import { localEvaluator } from '../../lib/html/evaluate';
-import { CrawlRunner, type RunnerDeps } from '../../lib/background/runner';
-import { LiveHub } from '../../lib/background/live';
-import type { LiveServerMessage, StartRequest } from '../../lib/protocol';
-import { createMemoryStore } from '../../lib/store/memory-store';
-import type { CrawlStore } from '../../lib/store/types';
-import type { FetchOutcome, PageFetcher } from '../../lib/types';
+import { createCrawl } from '../../lib/engine/crawl';
+import { localEvaluator } from '../../lib/engine/html/evaluate';
+import { CrawlRunner, type RunnerDeps } from '../../lib/app/runner';
+import { LiveHub } from '../../lib/app/live';
+import type { LiveServerMessage, StartRequest } from '../../lib/app/protocol';
+import { createMemoryStore } from '../../lib/app/store/memory-store';
+import type { CrawlStore } from '../../lib/app/store/types';
+import type { FetchOutcome, PageFetcher } from '../../lib/engine/types';
 
 /** A small deterministic web: 60 pages, half about coffee brewing, each linking to four others. */
 function makeWeb(size = 60): Map<string, string> {
@@ -16,7 +16,9 @@ function makeWeb(size = 60): Map<string, string> {
     const words = onTopic
       ? 'coffee brewing espresso grinder beans roast brewing coffee pour over filter'
       : 'gardening tomato soil compost seeds watering sunlight harvest';
-    const links = [1, 2, 3, 7].map((d) => `<a href="/p${(i + d) % size}">${onTopic ? 'coffee brewing guide' : 'garden page'} ${(i + d) % size}</a>`);
+    const links = [1, 2, 3, 7].map(
+      (d) => `<a href="/p${(i + d) % size}">${onTopic ? 'coffee brewing guide' : 'garden page'} ${(i + d) % size}</a>`,
+    );
     web.set(
       `https://site${i % 5}.example.com/p${i}`,
       `<!doctype html><html><head><title>Page ${i} ${onTopic ? 'Coffee brewing' : 'Garden'}</title></head>` +
@@ -184,7 +186,12 @@ describe('CrawlRunner', () => {
     expect(done?.stats.pagesEvaluated).toBe(30);
     const pages = await store.getPages(record.id);
     expect(pages).toHaveLength(30);
-    expect(pages.filter((p) => p.isSeed).map((p) => p.url).sort()).toEqual(START.seeds);
+    expect(
+      pages
+        .filter((p) => p.isSeed)
+        .map((p) => p.url)
+        .sort(),
+    ).toEqual(START.seeds);
     expect([...completed.values()].every((n) => n === 1)).toBe(true);
     expect(await store.getCheckpoint(record.id)).toBeDefined();
     expect(updates.reduce((n, u) => n + u.pages, 0)).toBe(30);
@@ -198,7 +205,9 @@ describe('CrawlRunner', () => {
     const fetchers: FakeFetcher[] = [];
     const runner = makeRunner(store, fetchers, () => fakeFetcher(web, new Map(), 3));
     await expect(runner.start({ ...START, topic: '   ' })).rejects.toThrow(/topic/i);
-    await expect(runner.start({ ...START, seeds: ['javascript:alert(1)', 'file:///etc/passwd'] })).rejects.toThrow(/no web page/i);
+    await expect(runner.start({ ...START, seeds: ['javascript:alert(1)', 'file:///etc/passwd'] })).rejects.toThrow(
+      /no web page/i,
+    );
     const first = await runner.start(START);
     await expect(runner.start(START)).rejects.toThrow(/already running/);
     expect((await store.listCrawls()).map((c) => c.id)).toEqual([first.id]);
@@ -268,51 +277,54 @@ describe('CrawlRunner', () => {
     expect((await store.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected);
   });
 
-  it.each([9, 13, 17, 21, 25])('loses no page when the worker dies while its writes are under way (kill at fetch %i)', async (killAt) => {
-    const expected16 = await baseline({ n: 16 });
-    const base = createMemoryStore();
-    const web = makeWeb();
-    const completed = new Map<string, number>();
-    // Worker A's store: slow writes, and none lands after the kill (they die with the worker).
-    let killed = false;
-    const later = () => new Promise<void>((r) => setTimeout(r, 3));
-    const never = new Promise<never>(() => undefined);
-    const guard = async <T>(write: () => Promise<T>): Promise<T> => {
-      await later();
-      return killed ? never : write();
-    };
-    const storeA: CrawlStore = {
-      ...base,
-      addPages: (id, pages) => guard(() => base.addPages(id, pages)),
-      addSkips: (id, skips) => guard(() => base.addSkips(id, skips)),
-      saveCheckpoint: (id, cp) => guard(() => base.saveCheckpoint(id, cp)),
-      updateCrawl: (id, patch) => guard(() => base.updateCrawl(id, patch)),
-      saveProgress: (id, progress) => guard(() => base.saveProgress(id, progress)),
-    };
-    const fetchersA: FakeFetcher[] = [];
-    const a = makeRunner(storeA, fetchersA, () => {
-      const f = fakeFetcher(web, completed, killAt);
-      const inner = f.fetch;
-      f.fetch = (url, signal) => {
-        if (f.started >= killAt) killed = true; // the kill: from now on nothing of A reaches the disk
-        return inner(url, signal);
+  it.each([9, 13, 17, 21, 25])(
+    'loses no page when the worker dies while its writes are under way (kill at fetch %i)',
+    async (killAt) => {
+      const expected16 = await baseline({ n: 16 });
+      const base = createMemoryStore();
+      const web = makeWeb();
+      const completed = new Map<string, number>();
+      // Worker A's store: slow writes, and none lands after the kill (they die with the worker).
+      let killed = false;
+      const later = () => new Promise<void>((r) => setTimeout(r, 3));
+      const never = new Promise<never>(() => undefined);
+      const guard = async <T>(write: () => Promise<T>): Promise<T> => {
+        await later();
+        return killed ? never : write();
       };
-      return f;
-    });
-    // Big rounds (N = 16), so pages keep arriving while the write-behind is busy.
-    const record = await a.start({ ...START, settings: { ...START.settings, params: { n: 16 } } });
-    await until(() => killed && fetchersA[0].hung > 0, 'worker A to die');
-    await new Promise((r) => setTimeout(r, 20));
+      const storeA: CrawlStore = {
+        ...base,
+        addPages: (id, pages) => guard(() => base.addPages(id, pages)),
+        addSkips: (id, skips) => guard(() => base.addSkips(id, skips)),
+        saveCheckpoint: (id, cp) => guard(() => base.saveCheckpoint(id, cp)),
+        updateCrawl: (id, patch) => guard(() => base.updateCrawl(id, patch)),
+        saveProgress: (id, progress) => guard(() => base.saveProgress(id, progress)),
+      };
+      const fetchersA: FakeFetcher[] = [];
+      const a = makeRunner(storeA, fetchersA, () => {
+        const f = fakeFetcher(web, completed, killAt);
+        const inner = f.fetch;
+        f.fetch = (url, signal) => {
+          if (f.started >= killAt) killed = true; // the kill: from now on nothing of A reaches the disk
+          return inner(url, signal);
+        };
+        return f;
+      });
+      // Big rounds (N = 16), so pages keep arriving while the write-behind is busy.
+      const record = await a.start({ ...START, settings: { ...START.settings, params: { n: 16 } } });
+      await until(() => killed && fetchersA[0].hung > 0, 'worker A to die');
+      await new Promise((r) => setTimeout(r, 20));
 
-    const b = makeRunner(base, [], () => fakeFetcher(web, completed));
-    expect(await b.recover('worker-restart')).toBe(record.id);
-    await b.whenIdle();
-    const done = await base.getCrawl(record.id);
-    expect(done?.status).toBe('done');
-    expect(done?.stats.pagesEvaluated).toBe(30);
-    expect(await base.countPages(record.id)).toBe(30);
-    expect((await base.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected16);
-  });
+      const b = makeRunner(base, [], () => fakeFetcher(web, completed));
+      expect(await b.recover('worker-restart')).toBe(record.id);
+      await b.whenIdle();
+      const done = await base.getCrawl(record.id);
+      expect(done?.status).toBe('done');
+      expect(done?.stats.pagesEvaluated).toBe(30);
+      expect(await base.countPages(record.id)).toBe(30);
+      expect((await base.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected16);
+    },
+  );
 
   it('after a browser restart marks a running crawl paused and does not fetch', async () => {
     const store = createMemoryStore();
@@ -404,7 +416,9 @@ describe('CrawlRunner', () => {
     const urls = new Set(snap!.top.map((p) => p.url));
     for (const m of messages) if (m.type === 'update') for (const p of m.pages) urls.add(p.url);
     // Snapshot + deltas cover every page (the snapshot was capped at 10, deltas carry the rest).
-    expect(urls.size).toBeGreaterThanOrEqual(Math.min(30, (await store.countPages(record.id)) - (snap!.pageCount - snap!.top.length)));
+    expect(urls.size).toBeGreaterThanOrEqual(
+      Math.min(30, (await store.countPages(record.id)) - (snap!.pageCount - snap!.top.length)),
+    );
     const last = messages[messages.length - 1];
     expect(last.type === 'update' && last.record.status).toBe('done');
     hub.dispose();

@@ -14,9 +14,9 @@ import {
   unwrapRedirect,
   type EngineSpec,
   type QueryRoot,
-} from '../../lib/serp/index';
-import { bing, duckduckgo, google, yahoo } from '../../lib/serp/engines/index';
-import { canonicalizeUrl } from '../../lib/url/canonical';
+} from '../../lib/app/serp/index';
+import { bing, duckduckgo, google, yahoo } from '../../lib/app/serp/engines/index';
+import { canonicalizeUrl } from '../../lib/engine/url/canonical';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const realDir = path.resolve(repoRoot, '../shared/serp');
@@ -93,13 +93,21 @@ describe('real results pages', () => {
 
   it('the structural fallback alone finds the same results on pages with headed result links', () => {
     // engine null: as if the engine were unknown (or all its selectors had broken).
-    for (const file of ['google-desktop-coffee-2023', 'google-desktop-matrix-2023', 'bing-javascript-tutorial-2026-04',
-      'ecosia-javascript-tutorial-2026-04', 'startpage-javascript-tutorial-2026-04']) {
+    for (const file of [
+      'google-desktop-coffee-2023',
+      'google-desktop-matrix-2023',
+      'bing-javascript-tutorial-2026-04',
+      'ecosia-javascript-tutorial-2026-04',
+      'startpage-javascript-tutorial-2026-04',
+    ]) {
       const page = REAL_PAGES.find((p) => p.file === file)!;
       const got = extractSerp(realDoc(file), page.url, null);
       expect(got.via, file).toBe('fallback');
       expect(got.engine).toBeNull();
-      expect(got.results.map((r) => r.url), file).toEqual(expectedFor(file).results.map((r) => canonicalizeUrl(r.url)));
+      expect(
+        got.results.map((r) => r.url),
+        file,
+      ).toEqual(expectedFor(file).results.map((r) => canonicalizeUrl(r.url)));
     }
   });
 
@@ -108,7 +116,11 @@ describe('real results pages', () => {
       ...bing,
       results: { container: ['li.b_algo_2099'], title: ['h2'], link: ['a'], snippet: ['p'] },
     };
-    const got = extractSerp(realDoc('bing-javascript-tutorial-2026-04'), 'https://www.bing.com/search?q=javascript+tutorial', stale);
+    const got = extractSerp(
+      realDoc('bing-javascript-tutorial-2026-04'),
+      'https://www.bing.com/search?q=javascript+tutorial',
+      stale,
+    );
     expect(got.via).toBe('fallback');
     expect(got.engine).toBe('bing');
     expectMatches(got, expectedFor('bing-javascript-tutorial-2026-04'));
@@ -238,13 +250,24 @@ describe('redirect unwrapping rules', () => {
   const engines = ENGINES;
 
   it('Google /url?q= and /url?url= (percent-encoded), on country domains too', () => {
-    expect(unwrapRedirect('/url?q=https://example.com/a%3Fb%3D1%26c%3D%25C3%25BC&sa=U&ved=2ah', 'https://www.google.com/search?q=x', engines))
-      .toBe('https://example.com/a?b=1&c=%C3%BC');
-    expect(unwrapRedirect('https://www.google.co.uk/url?sa=t&url=https%3A%2F%2Fexample.org%2Fpage&usg=AOv', 'https://www.google.co.uk/', engines))
-      .toBe('https://example.org/page');
+    expect(
+      unwrapRedirect(
+        '/url?q=https://example.com/a%3Fb%3D1%26c%3D%25C3%25BC&sa=U&ved=2ah',
+        'https://www.google.com/search?q=x',
+        engines,
+      ),
+    ).toBe('https://example.com/a?b=1&c=%C3%BC');
+    expect(
+      unwrapRedirect(
+        'https://www.google.co.uk/url?sa=t&url=https%3A%2F%2Fexample.org%2Fpage&usg=AOv',
+        'https://www.google.co.uk/',
+        engines,
+      ),
+    ).toBe('https://example.org/page');
     // The rule only applies under /url on Google hosts.
-    expect(unwrapRedirect('https://example.net/url?q=https://example.com/', 'https://example.net/', engines))
-      .toBe('https://example.net/url?q=https://example.com/');
+    expect(unwrapRedirect('https://example.net/url?q=https://example.com/', 'https://example.net/', engines)).toBe(
+      'https://example.net/url?q=https://example.com/',
+    );
   });
 
   it('Bing /ck/a?u=a1<base64url>: prefix stripped, URL-safe alphabet, padding restored, UTF-8 decoded', () => {
@@ -268,22 +291,34 @@ describe('redirect unwrapping rules', () => {
   });
 
   it('DuckDuckGo //duckduckgo.com/l/?uddg= (protocol-relative, percent-encoded)', () => {
-    expect(unwrapRedirect('//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fx%3Fa%3D1%26b%3D2&rut=abc', 'https://html.duckduckgo.com/html/', engines))
-      .toBe('https://example.com/x?a=1&b=2');
+    expect(
+      unwrapRedirect(
+        '//duckduckgo.com/l/?uddg=https%3A%2F%2Fexample.com%2Fx%3Fa%3D1%26b%3D2&rut=abc',
+        'https://html.duckduckgo.com/html/',
+        engines,
+      ),
+    ).toBe('https://example.com/x?a=1&b=2');
   });
 
   it('Yahoo /RU=<encoded>/RK=: the path segment, percent-decoded', () => {
-    const href = 'https://r.search.yahoo.com/_ylt=Awr;_ylu=Y29s/RV=2/RE=1706117712/RO=10/RU=https%3a%2f%2fexample.com%2fa%3fb%3d1/RK=2/RS=lzz-';
+    const href =
+      'https://r.search.yahoo.com/_ylt=Awr;_ylu=Y29s/RV=2/RE=1706117712/RO=10/RU=https%3a%2f%2fexample.com%2fa%3fb%3d1/RK=2/RS=lzz-';
     expect(unwrapRedirect(href, 'https://search.yahoo.com/search?p=x', engines)).toBe('https://example.com/a?b=1');
     const rule = yahoo.redirect![0];
     expect(applyRedirectRule(new URL('https://r.search.yahoo.com/_ylt=A/RU=notaurl/RK=2'), rule, yahoo.hosts)).toBeNull();
   });
 
   it('wrappers inside wrappers are peeled; non-http targets are not unwrapped', () => {
-    const inner = '//duckduckgo.com/l/?uddg=' + encodeURIComponent('https://example.com/deep');
-    expect(unwrapRedirect('/url?q=' + encodeURIComponent('https:' + inner), 'https://www.google.com/', engines)).toBe('https://example.com/deep');
-    expect(unwrapRedirect('/url?q=javascript:alert(1)', 'https://www.google.com/', engines)).toBe('https://www.google.com/url?q=javascript:alert(1)');
-    expect(applyRedirectRule(new URL('https://www.google.com/url?q=javascript:alert(1)'), google.redirect![0], google.hosts)).toBeNull();
+    const inner = `//duckduckgo.com/l/?uddg=${encodeURIComponent('https://example.com/deep')}`;
+    expect(unwrapRedirect(`/url?q=${encodeURIComponent(`https:${inner}`)}`, 'https://www.google.com/', engines)).toBe(
+      'https://example.com/deep',
+    );
+    expect(unwrapRedirect('/url?q=javascript:alert(1)', 'https://www.google.com/', engines)).toBe(
+      'https://www.google.com/url?q=javascript:alert(1)',
+    );
+    expect(
+      applyRedirectRule(new URL('https://www.google.com/url?q=javascript:alert(1)'), google.redirect![0], google.hosts),
+    ).toBeNull();
   });
 });
 
@@ -302,8 +337,13 @@ describe('engines as data', () => {
     const doc = parse('<html><body><div><a href="/">x</a></div></body></html>');
     for (const e of ENGINES) {
       const selectors = [
-        ...e.results.container, ...e.results.title, ...e.results.link, ...e.results.snippet,
-        ...e.exclude, ...(e.adMarkers ?? []), ...(e.queryInput ?? []),
+        ...e.results.container,
+        ...e.results.title,
+        ...e.results.link,
+        ...e.results.snippet,
+        ...e.exclude,
+        ...(e.adMarkers ?? []),
+        ...(e.queryInput ?? []),
       ];
       for (const s of selectors) expect(() => doc.querySelectorAll(s), `${e.id}: ${s}`).not.toThrow();
     }

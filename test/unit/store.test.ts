@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { deleteDB, openDB } from 'idb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createIdbStore, createMemoryStore, type CrawlRecord, type CrawlStore } from '../../lib/store';
-import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../lib/types';
+import { createIdbStore, createMemoryStore, type CrawlRecord, type CrawlStore } from '../../lib/app/store';
+import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../lib/engine/types';
 
 let dbCounter = 0;
 const freshName = (): string => `forager-test-${process.pid}-${++dbCounter}`;
@@ -58,12 +58,17 @@ function skip(url: string, at: number, extra: Partial<SkipRecord> = {}): SkipRec
 }
 
 function checkpoint(n: number): CrawlCheckpoint {
-  const p = page('https://example.com/p' + n, 0.5);
+  const p = page(`https://example.com/p${n}`, 0.5);
   return {
     version: 1,
     topic: { keywords: 'solar panels' },
     seeds: ['https://example.com/a'],
-    strategy: { name: 'best-n-first', params: { n: 16 }, seed: 7, state: { frontier: [['u', 0.3, null]], n, nested: { ok: true } } },
+    strategy: {
+      name: 'best-n-first',
+      params: { n: 16 },
+      seed: 7,
+      state: { frontier: [['u', 0.3, null]], n, nested: { ok: true } },
+    },
     limits: { maxPages: 500, maxBuffer: 256 },
     fetched: ['https://example.com/a', 'https://example.com/x'],
     pendingBatch: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
@@ -222,7 +227,10 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
 
   it('stores skips per URL, oldest first', async () => {
     const store = make();
-    await store.addSkips('c', [skip('https://e.com/b', 20), skip('https://e.com/a', 10, { reason: 'robots', detail: 'disallowed' })]);
+    await store.addSkips('c', [
+      skip('https://e.com/b', 20),
+      skip('https://e.com/a', 10, { reason: 'robots', detail: 'disallowed' }),
+    ]);
     await store.addSkips('c', [skip('https://e.com/b', 30, { reason: 'timeout', detail: 'timeout after 10000 ms' })]);
     await store.addSkips('d', [skip('https://e.com/a', 1)]);
     expect(await store.getSkips('c')).toEqual([
@@ -262,13 +270,22 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     cp.pagesEvaluated = 99;
     expect((await store.getCheckpoint('c'))?.pagesEvaluated).toBe(4);
     // Pages keyed by URL (the newer wins), checkpoint replaced, no patch: the record stays.
-    await store.saveProgress('c', { pages: [page('https://e.com/1', 0.9, { title: 'again' })], skips: [], checkpoint: checkpoint(5) });
+    await store.saveProgress('c', {
+      pages: [page('https://e.com/1', 0.9, { title: 'again' })],
+      skips: [],
+      checkpoint: checkpoint(5),
+    });
     expect(await store.countPages('c')).toBe(2);
     expect((await store.getPages('c'))[0].title).toBe('again');
     expect((await store.getCheckpoint('c'))?.pagesEvaluated).toBe(5);
     expect((await store.getCrawl('c'))?.updatedAt).toBe(20);
     // An unknown crawl: its pages and checkpoint are kept, no record appears.
-    await store.saveProgress('ghost', { pages: [page('https://e.com/g', 0.5)], skips: [], checkpoint: checkpoint(1), patch: { updatedAt: 5 } });
+    await store.saveProgress('ghost', {
+      pages: [page('https://e.com/g', 0.5)],
+      skips: [],
+      checkpoint: checkpoint(1),
+      patch: { updatedAt: 5 },
+    });
     expect(await store.countPages('ghost')).toBe(1);
     expect(await store.getCrawl('ghost')).toBeUndefined();
   });
@@ -277,9 +294,13 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     const store = make();
     await store.putCrawl(record('c', 10));
     const good = { pages: [page('https://e.com/ok', 0.5)], skips: [skip('https://e.com/s', 1)], checkpoint: checkpoint(1) };
-    await expect(store.saveProgress('c', { ...good, pages: [page('https://e.com/ok', 0.5), page('https://e.com/bad', NaN)] })).rejects.toThrow(/non-finite score/);
+    await expect(
+      store.saveProgress('c', { ...good, pages: [page('https://e.com/ok', 0.5), page('https://e.com/bad', NaN)] }),
+    ).rejects.toThrow(/non-finite score/);
     await expect(store.saveProgress('c', { ...good, skips: [skip('https://e.com/s', NaN)] })).rejects.toThrow(/non-finite time/);
-    await expect(store.saveProgress('c', { ...good, checkpoint: null as unknown as CrawlCheckpoint })).rejects.toThrow(/checkpoint/);
+    await expect(store.saveProgress('c', { ...good, checkpoint: null as unknown as CrawlCheckpoint })).rejects.toThrow(
+      /checkpoint/,
+    );
     await expect(store.saveProgress('c', { ...good, patch: { updatedAt: NaN } })).rejects.toThrow(/updatedAt/);
     const uncloneable = { ...checkpoint(2), extra: () => 1 } as unknown as CrawlCheckpoint;
     await expect(store.saveProgress('c', { ...good, checkpoint: uncloneable })).rejects.toThrow();

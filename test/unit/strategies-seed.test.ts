@@ -10,25 +10,42 @@ import {
   registerStrategy,
   resolveParams,
   SharkSearch,
-} from '../../lib/strategies/index';
-import { Centroid, contextProximity, termsSimilarity, urlSimilarity, urlTerms, topicTerms } from '../../lib/strategies/link-scoring';
-import { agentValue, cooccurringTerm, linkWords } from '../../lib/strategies/infospiders';
-import { Rng } from '../../lib/rng';
-import { tokenize } from '../../lib/text/tokenize';
-import { createCrawl } from '../../lib/crawl';
-import { createFetcher } from '../../lib/fetch/fetcher';
-import type { EvaluatedPage, LinkFeature, Strategy, StrategyContext } from '../../lib/types';
-import { startTestWeb, type RunningTestWeb } from '../web/server';
+} from '../../lib/engine/strategies/index';
+import {
+  Centroid,
+  contextProximity,
+  termsSimilarity,
+  urlSimilarity,
+  urlTerms,
+  topicTerms,
+} from '../../lib/engine/strategies/link-scoring';
+import { agentValue, cooccurringTerm, linkWords } from '../../lib/engine/strategies/infospiders';
+import { Rng } from '../../lib/engine/rng';
+import { tokenize } from '../../lib/engine/text/tokenize';
+import { createCrawl } from '../../lib/engine/crawl';
+import { createFetcher } from '../../lib/engine/fetch/fetcher';
+import type { EvaluatedPage, LinkFeature, Strategy, StrategyContext } from '../../lib/engine/types';
+import { startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
 
 const SEEDED = ['pagerank', 'infospiders', 'shark-search', 'anchor-text', 'adaptive-bnf', 'forager'];
 const topic = { keywords: 'solar telescope' };
-const ctx = (params: StrategyContext['params'] = {}, seed = 1, maxBuffer = 64): StrategyContext => ({ topic, maxBuffer, seed, params });
+const ctx = (params: StrategyContext['params'] = {}, seed = 1, maxBuffer = 64): StrategyContext => ({
+  topic,
+  maxBuffer,
+  seed,
+  params,
+});
 
 function link(url: string, anchor: string[] = [], before: string[] = [], after: string[] = []): LinkFeature {
   return { url, anchorText: anchor.join(' '), anchorTerms: anchor, contextBefore: before, contextAfter: after, nofollow: false };
 }
 
-function page(url: string, score: number, links: LinkFeature[], opts: { depth?: number; terms?: Record<string, number>; from?: string } = {}): EvaluatedPage {
+function page(
+  url: string,
+  score: number,
+  links: LinkFeature[],
+  opts: { depth?: number; terms?: Record<string, number>; from?: string } = {},
+): EvaluatedPage {
   return {
     url,
     depth: opts.depth ?? 1,
@@ -65,7 +82,7 @@ function synthPage(u: string, depth: number): EvaluatedPage {
   return page(u, r.int(1000) / 1000, links, { depth, terms });
 }
 
-/** Mini crawl loop as in lib/crawl.ts: batch, then every page shown in batch order; fetched URLs filtered out. */
+/** Mini crawl loop as in lib/engine/crawl.ts: batch, then every page shown in batch order; fetched URLs filtered out. */
 function miniCrawl(s: Strategy, rounds: number, fetched: Set<string>, log: string[], maxBuffer = 64): void {
   for (let round = 0; round < rounds; round++) {
     const batch = s.nextBatch(1000);
@@ -245,9 +262,14 @@ describe('InfoSpiders', () => {
     const batch = s.nextBatch(10);
     expect(batch.map((e) => e.url).sort()).toEqual(['https://a.example/', 'https://b.example/']);
     // Agent 0 finds a relevant page where "mirror" co-occurs with the keywords; agent 1 an irrelevant one.
-    const relevant = page('https://a.example/', 0.9, [link('https://c.example/', ['solar', 'mirror'], ['telescop'], ['mirror']), link('https://d.example/', ['mirror'], [], [])], {
-      terms: { solar: 3, telescop: 2, mirror: 4, garden: 1 },
-    });
+    const relevant = page(
+      'https://a.example/',
+      0.9,
+      [link('https://c.example/', ['solar', 'mirror'], ['telescop'], ['mirror']), link('https://d.example/', ['mirror'], [], [])],
+      {
+        terms: { solar: 3, telescop: 2, mirror: 4, garden: 1 },
+      },
+    );
     s.onPage(relevant);
     // 1 + 0.9 - 0.4 = 1.5 >= threshold: reproduction, energy split.
     expect(s.agents.length).toBe(3);
@@ -264,7 +286,15 @@ describe('InfoSpiders', () => {
     // Agent 1 follows its only link to another useless page: 0.6 - 0.4 = 0.2.
     let next = s.nextBatch(10);
     expect(next.map((e) => e.url)).toContain('https://e.example/');
-    for (const e of next) s.onPage(page(e.url, e.url === 'https://e.example/' ? 0 : 0.1, e.url === 'https://e.example/' ? [link('https://f.example/')] : [], { from: e.from }));
+    for (const e of next)
+      s.onPage(
+        page(
+          e.url,
+          e.url === 'https://e.example/' ? 0 : 0.1,
+          e.url === 'https://e.example/' ? [link('https://f.example/')] : [],
+          { from: e.from },
+        ),
+      );
     expect(agent1()!.energy).toBeCloseTo(0.2, 12);
     // And once more: 0.2 - 0.4 < 0, it dies (its frontier with it).
     next = s.nextBatch(10);
@@ -290,7 +320,12 @@ describe('InfoSpiders', () => {
   });
 
   it('picks the co-occurring term from windows around keyword-bearing links', () => {
-    const p = page('https://a.example/', 0.5, [link('u1', ['solar'], ['filter'], ['filter']), link('u2', ['garden'], ['rose'], ['rose', 'rose'])], { terms: { rose: 9, filter: 2, solar: 1 } });
+    const p = page(
+      'https://a.example/',
+      0.5,
+      [link('u1', ['solar'], ['filter'], ['filter']), link('u2', ['garden'], ['rose'], ['rose', 'rose'])],
+      { terms: { rose: 9, filter: 2, solar: 1 } },
+    );
     expect(cooccurringTerm(p, ['solar'])).toBe('filter');
     expect(cooccurringTerm(page('x', 0, [], { terms: { rose: 3 } }), ['solar'])).toBeUndefined();
   });
@@ -331,7 +366,13 @@ describe('Shark-search', () => {
 describe('Anchor-text crawler', () => {
   it('retrains its centroid every K pages from anchors that led to relevant pages, and that changes link scores', () => {
     const s = new AnchorTextCrawler(ctx({ interval: 3, threshold: 0.5 }, 1, 256));
-    s.onPage(page('https://p.example/', 0.1, [link('https://hit.example/', ['mirror', 'lens']), link('https://miss.example/', ['garden']), link('https://q.example/', ['mirror'])]));
+    s.onPage(
+      page('https://p.example/', 0.1, [
+        link('https://hit.example/', ['mirror', 'lens']),
+        link('https://miss.example/', ['garden']),
+        link('https://q.example/', ['mirror']),
+      ]),
+    );
     expect(s.entries().find((e) => e.url === 'https://q.example/')!.score).toBe(0);
     s.nextBatch(3);
     s.onPage(page('https://hit.example/', 0.9, [])); // relevant: its anchor is a positive example
@@ -361,7 +402,11 @@ describe('Adaptive Best-N-First', () => {
     expect(s.n).toBe(16);
     feed(0.41, 5); // within tolerance: no change
     expect(s.n).toBe(16);
-    expect(s.changes.map((c) => [c.from, c.to])).toEqual([[8, 16], [16, 32], [32, 16]]);
+    expect(s.changes.map((c) => [c.from, c.to])).toEqual([
+      [8, 16],
+      [16, 32],
+      [32, 16],
+    ]);
     for (let i = 0; i < 40; i++) s.onPage(page(`https://l${i}.example/`, 0.3, [link(`https://m${i}.example/`)]));
     expect(s.nextBatch(1000).length).toBe(s.n);
   });
@@ -380,7 +425,12 @@ describe('Forager', () => {
     expect(url.url).toBe(1);
     expect(s.scoreLink(link('https://h.example/a.html'), 0.6, 0).score.total).toBeGreaterThan(plain.total);
     // Learning: links that led to relevant pages teach their words.
-    s.onPage(page('https://p.example/', 0.1, [link('https://h.example/mirror-1.html', ['mirror']), link('https://h.example/mirror-2.html', ['mirror'])]));
+    s.onPage(
+      page('https://p.example/', 0.1, [
+        link('https://h.example/mirror-1.html', ['mirror']),
+        link('https://h.example/mirror-2.html', ['mirror']),
+      ]),
+    );
     const before = s.entries().find((e) => e.url.endsWith('mirror-2.html'))!.score;
     s.nextBatch(1);
     const [first] = s.entries();
@@ -409,8 +459,14 @@ describe('Forager exploration and URL rarity', () => {
       const s = new ForagerStrategy(ctx({ n: 4, explore: 1 }, seed, 256));
       const links = Array.from({ length: 40 }, (_, i) => link(`https://h.example/p${i}.html`));
       s.onPage(page('https://p.example/', 0.5, links));
-      for (let i = 0; i < 10; i++) s.onPage(page(`https://q${i}.example/`, 0.9, [link(`https://h.example/top${i}.html`, ['solar'])]));
-      const top = new Set(s.entries().slice(0, 3).map((e) => e.url));
+      for (let i = 0; i < 10; i++)
+        s.onPage(page(`https://q${i}.example/`, 0.9, [link(`https://h.example/top${i}.html`, ['solar'])]));
+      const top = new Set(
+        s
+          .entries()
+          .slice(0, 3)
+          .map((e) => e.url),
+      );
       const batch = s.nextBatch(100);
       expect(batch.length).toBe(4);
       expect(batch.filter((e) => top.has(e.url)).length).toBe(3);
@@ -419,8 +475,15 @@ describe('Forager exploration and URL rarity', () => {
     // The random pick lands among the 46 other links, most of them not top-scored.
     expect(outside).toBeGreaterThan(0);
     const greedy = new ForagerStrategy(ctx({ n: 4, explore: 0 }, 1, 256));
-    for (let i = 0; i < 10; i++) greedy.onPage(page(`https://q${i}.example/`, 0.9, [link(`https://h.example/top${i}.html`, ['solar'])]));
-    greedy.onPage(page('https://p.example/', 0.1, Array.from({ length: 40 }, (_, i) => link(`https://h.example/p${i}.html`))));
+    for (let i = 0; i < 10; i++)
+      greedy.onPage(page(`https://q${i}.example/`, 0.9, [link(`https://h.example/top${i}.html`, ['solar'])]));
+    greedy.onPage(
+      page(
+        'https://p.example/',
+        0.1,
+        Array.from({ length: 40 }, (_, i) => link(`https://h.example/p${i}.html`)),
+      ),
+    );
     expect(greedy.nextBatch(100).every((e) => e.url.includes('top'))).toBe(true);
   });
 });
@@ -442,11 +505,23 @@ describe('seed-paper strategies on the test web', () => {
   function probe<T extends Strategy>(make: (c: StrategyContext) => T): { name: string; get: () => T } {
     const name = `probe-${probes++}`;
     let instance: T | undefined;
-    registerStrategy({ name, label: name, description: 'test probe', source: 'test', params: [], create: (c) => (instance = make(c)) });
+    registerStrategy({
+      name,
+      label: name,
+      description: 'test probe',
+      source: 'test',
+      params: [],
+      create: (c) => (instance = make(c)),
+    });
     return { name, get: () => instance! };
   }
 
-  async function crawlWith(name: string, maxPages: number, params: StrategyContext['params'] = {}, maxBuffer = 256): Promise<string[]> {
+  async function crawlWith(
+    name: string,
+    maxPages: number,
+    params: StrategyContext['params'] = {},
+    maxBuffer = 256,
+  ): Promise<string[]> {
     const t = tw.web.topics[0];
     const fetcher = createFetcher({ politenessDelayMs: 0, urlPolicy: { allowPrivate: true } });
     const c = createCrawl({
@@ -495,7 +570,22 @@ describe('seed-paper strategies on the test web', () => {
   });
 
   it('InfoSpiders: agents reproduce with mutated keywords and die; the shared frontier stays within MAX_BUFFER', async () => {
-    const p = probe((c) => new InfoSpiders({ ...c, params: { population: 4, maxPopulation: 16, energy: 1, cost: 0.15, threshold: 1.3, beta: 3, learningRate: 0.2, gamma: 0.5 } }));
+    const p = probe(
+      (c) =>
+        new InfoSpiders({
+          ...c,
+          params: {
+            population: 4,
+            maxPopulation: 16,
+            energy: 1,
+            cost: 0.15,
+            threshold: 1.3,
+            beta: 3,
+            learningRate: 0.2,
+            gamma: 0.5,
+          },
+        }),
+    );
     const urls = await crawlWith(p.name, 150, {}, 64);
     expect(urls.length).toBeGreaterThan(100);
     const s = p.get();
@@ -523,7 +613,13 @@ describe('seed-paper strategies on the test web', () => {
       override onPage(page: EvaluatedPage) {
         const own = this.inheritedOf(page.url) ?? 0;
         const scored = this.scoreLinks(page);
-        if (scored.length) seen.push({ sim: page.evaluation.score, own, child: scored[0].score.inherited, relevant: page.evaluation.score > this.params.threshold });
+        if (scored.length)
+          seen.push({
+            sim: page.evaluation.score,
+            own,
+            child: scored[0].score.inherited,
+            relevant: page.evaluation.score > this.params.threshold,
+          });
         super.onPage(page);
       }
     }
@@ -555,7 +651,9 @@ describe('seed-paper strategies on the test web', () => {
   });
 
   it('Adaptive Best-N-First: N follows the harvest during a real crawl', async () => {
-    const p = probe((c) => new AdaptiveBestNFirst({ ...c, params: { n: 8, nMin: 1, nMax: 64, window: 10, factor: 2, tolerance: 0.05 } }));
+    const p = probe(
+      (c) => new AdaptiveBestNFirst({ ...c, params: { n: 8, nMin: 1, nMax: 64, window: 10, factor: 2, tolerance: 0.05 } }),
+    );
     await crawlWith(p.name, 150);
     const s = p.get();
     expect(s.changes.length).toBeGreaterThan(0);

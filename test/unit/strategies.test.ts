@@ -6,9 +6,9 @@ import {
   listStrategies,
   registerStrategy,
   strategySpec,
-} from '../../lib/strategies/index';
-import { Rng } from '../../lib/rng';
-import type { EvaluatedPage, FrontierEntry, LinkFeature, Strategy, StrategyContext } from '../../lib/types';
+} from '../../lib/engine/strategies/index';
+import { Rng } from '../../lib/engine/rng';
+import type { EvaluatedPage, FrontierEntry, LinkFeature, Strategy, StrategyContext } from '../../lib/engine/types';
 
 const topic = { keywords: 'topical crawler' };
 const ctx = (params: StrategyContext['params'] = {}, seed = 1, maxBuffer = 256): StrategyContext => ({
@@ -22,7 +22,12 @@ function link(url: string, nofollow = false): LinkFeature {
   return { url, anchorText: url, anchorTerms: [], contextBefore: [], contextAfter: [], nofollow };
 }
 
-function page(url: string, score: number, links: string[], opts: { depth?: number; nofollow?: boolean; relNofollow?: boolean } = {}): EvaluatedPage {
+function page(
+  url: string,
+  score: number,
+  links: string[],
+  opts: { depth?: number; nofollow?: boolean; relNofollow?: boolean } = {},
+): EvaluatedPage {
   return {
     url,
     depth: opts.depth ?? 0,
@@ -113,9 +118,15 @@ describe('BestNFirst', () => {
     const orders: string[] = [];
     let unsorted = 0;
     for (let seed = 1; seed <= 10; seed++) {
-      const batch = make(seed).nextBatch(100).map((e) => e.url);
+      const batch = make(seed)
+        .nextBatch(100)
+        .map((e) => e.url);
       expect([...batch].sort()).toEqual([...top8].sort());
-      expect(make(seed).nextBatch(100).map((e) => e.url)).toEqual(batch); // same seed, same order
+      expect(
+        make(seed)
+          .nextBatch(100)
+          .map((e) => e.url),
+      ).toEqual(batch); // same seed, same order
       if (batch.join() !== top8.join()) unsorted++;
       orders.push(batch.join());
     }
@@ -131,7 +142,12 @@ describe('BestNFirst', () => {
     const s = new BestNFirst(ctx({ n: 2 }));
     s.onPage(page('https://p.example/', 0.99, ['https://a.example/']));
     s.addSeeds(['https://s1.example/', 'https://s2.example/']);
-    expect(s.nextBatch(5).map((e) => e.url).sort()).toEqual(['https://s1.example/', 'https://s2.example/']);
+    expect(
+      s
+        .nextBatch(5)
+        .map((e) => e.url)
+        .sort(),
+    ).toEqual(['https://s1.example/', 'https://s2.example/']);
     s.onPage(page('https://nf.example/', 0.9, ['https://hidden.example/'], { nofollow: true }));
     s.onPage(page('https://rel.example/', 0.8, ['https://relnf.example/'], { relNofollow: true }));
     expect(s.entries().map((e) => e.url)).toEqual(['https://a.example/', 'https://relnf.example/']);
@@ -201,7 +217,9 @@ describe('BreadthFirst', () => {
     const s = createStrategy('breadth-first', ctx({ n: 3 }));
     s.addSeeds(['https://s.example/']);
     expect(s.nextBatch(10).map((e) => e.url)).toEqual(['https://s.example/']);
-    s.onPage(page('https://s.example/', 0.9, ['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/']));
+    s.onPage(
+      page('https://s.example/', 0.9, ['https://a.example/', 'https://b.example/', 'https://c.example/', 'https://d.example/']),
+    );
     s.onPage(page('https://z.example/', 0.1, ['https://e.example/', 'https://a.example/'], { depth: 1 }));
     const batch = s.nextBatch(10);
     expect(batch.map((e) => e.url)).toEqual(['https://a.example/', 'https://b.example/', 'https://c.example/']);
@@ -289,10 +307,25 @@ describe('strategy registry', () => {
     expect(listStrategies().map((s) => s.name)).toContain('test-only-fifo');
     expect(createStrategy('test-only-fifo', ctx()).nextBatch(5)).toEqual([]);
     expect(() =>
-      registerStrategy({ name: 'best-n-first', label: '', description: '', source: '', params: [], create: (c) => new BestNFirst(c) }),
+      registerStrategy({
+        name: 'best-n-first',
+        label: '',
+        description: '',
+        source: '',
+        params: [],
+        create: (c) => new BestNFirst(c),
+      }),
     ).toThrow(/already registered/);
     expect(() =>
-      registerStrategy({ name: 'x', label: '', description: '', source: '', params: [], aliases: { 'best-first': {} }, create: (c) => new BestNFirst(c) }),
+      registerStrategy({
+        name: 'x',
+        label: '',
+        description: '',
+        source: '',
+        params: [],
+        aliases: { 'best-first': {} },
+        create: (c) => new BestNFirst(c),
+      }),
     ).toThrow(/already registered/);
   });
 });

@@ -11,9 +11,9 @@ import {
   splitKey,
   type TestPage,
   type TestWeb,
-} from '../web/generate';
-import { BIG_BYTES, CP1252_PHRASE, LINKS20K, SJIS_PHRASE, startTestWeb, type RunningTestWeb } from '../web/server';
-import { GENERAL_WORDS, TOPIC_CATALOG } from '../web/vocab';
+} from '../../harness/testweb/generate';
+import { BIG_BYTES, CP1252_PHRASE, LINKS20K, SJIS_PHRASE, startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
+import { GENERAL_WORDS, TOPIC_CATALOG } from '../../harness/testweb/vocab';
 
 const fakeOrigin = (site: string) => `http://${site}.test`;
 
@@ -52,7 +52,10 @@ function bfsDepths(web: TestWeb, roots: string[], follow: (p: TestPage) => boole
 /** Simple cosine of a page's words with the topic keywords, as a stand-in for the engine's evaluator. */
 function keywordScore(page: TestPage, keywords: string[]): number {
   const tf = new Map<string, number>();
-  for (const t of pageText(page).toLowerCase().match(/[a-z]+/g) ?? []) tf.set(t, (tf.get(t) ?? 0) + 1);
+  for (const t of pageText(page)
+    .toLowerCase()
+    .match(/[a-z]+/g) ?? [])
+    tf.set(t, (tf.get(t) ?? 0) + 1);
   let norm = 0;
   for (const v of tf.values()) norm += v * v;
   let dot = 0;
@@ -97,7 +100,12 @@ describe('generateWeb', () => {
     const again = generateWeb({ seed: 11 });
     const other = generateWeb({ seed: 12 });
     const digest = (w: TestWeb) =>
-      [...w.pages.values()].map((p) => `${p.key}|${p.title}|${p.links.join(',')}|${p.anchors.join(',')}|${renderPage(p, fakeOrigin, { hostile: true })}`).join('\n');
+      [...w.pages.values()]
+        .map(
+          (p) =>
+            `${p.key}|${p.title}|${p.links.join(',')}|${p.anchors.join(',')}|${renderPage(p, fakeOrigin, { hostile: true })}`,
+        )
+        .join('\n');
     expect(digest(again)).toBe(digest(web));
     expect(digest(other)).not.toBe(digest(web));
     expect([...other.pages.values()].map((p) => p.title)).not.toEqual([...web.pages.values()].map((p) => p.title));
@@ -132,7 +140,8 @@ describe('generateWeb', () => {
   it('links only to pages, deliberate 404s or the robots-protected page', () => {
     for (const p of web.pages.values()) {
       expect(p.links.length).toBe(p.anchors.length);
-      for (const to of p.links) expect(web.pages.has(to) || web.missing.has(to) || to === web.privatePage.key, `${p.key} -> ${to}`).toBe(true);
+      for (const to of p.links)
+        expect(web.pages.has(to) || web.missing.has(to) || to === web.privatePage.key, `${p.key} -> ${to}`).toBe(true);
     }
     expect(web.missing.size).toBeGreaterThan(0);
     for (const m of web.missing) expect(web.pages.has(m)).toBe(false);
@@ -144,7 +153,11 @@ describe('generateWeb', () => {
     let all = 0;
     for (const p of web.pages.values()) {
       if (p.kind !== 'article') continue;
-      const navTargets = new Set(p.blocks.filter((b) => b.tag === 'nav').flatMap((b) => b.parts.map((s) => (typeof s === 'string' ? '' : p.links[s.link]))));
+      const navTargets = new Set(
+        p.blocks
+          .filter((b) => b.tag === 'nav')
+          .flatMap((b) => b.parts.map((s) => (typeof s === 'string' ? '' : p.links[s.link]))),
+      );
       for (const to of p.links) {
         const target = web.pages.get(to);
         if (!target || navTargets.has(to)) continue;
@@ -175,7 +188,8 @@ describe('generateWeb', () => {
     const linking = [...web.pages.values()].filter((p) => p.kind === 'article' && !p.deadEnd);
     const toFront = linking.filter((p) => p.links.includes(web.fronts[p.site]));
     expect(toFront.length / linking.length).toBeGreaterThan(0.9);
-    for (const site of web.sites) expect([...web.pages.values()].filter((p) => p.site === site && p.kind === 'article').length).toBeGreaterThan(10);
+    for (const site of web.sites)
+      expect([...web.pages.values()].filter((p) => p.site === site && p.kind === 'article').length).toBeGreaterThan(10);
   });
 
   it('draws anchors from target titles, with some generic ones', () => {
@@ -185,10 +199,13 @@ describe('generateWeb', () => {
     for (const p of web.pages.values()) {
       p.links.forEach((to, i) => {
         const target = web.pages.get(to);
-        if (!target || target.kind !== 'article') return;
+        if (target?.kind !== 'article') return;
         total++;
         const words = new Set(target.title.toLowerCase().split(/[^a-z']+/));
-        const anchorWords = p.anchors[i].toLowerCase().split(/[^a-z']+/).filter(Boolean);
+        const anchorWords = p.anchors[i]
+          .toLowerCase()
+          .split(/[^a-z']+/)
+          .filter(Boolean);
         if (anchorWords.every((w) => words.has(w))) fromTitle++;
         if (['click here', 'more', 'read more', 'here'].includes(p.anchors[i])) generic++;
       });
@@ -210,7 +227,8 @@ describe('generateWeb', () => {
       const island = new Set(web.islands[t.id]);
       expect(island.size).toBeGreaterThan(0);
       for (const p of web.pages.values()) {
-        if (p.topic === t.id && !p.island) for (const to of p.links) expect(island.has(to), `${p.key} -> island ${to}`).toBe(false);
+        if (p.topic === t.id && !p.island)
+          for (const to of p.links) expect(island.has(to), `${p.key} -> island ${to}`).toBe(false);
       }
       const seeds = seedsFor(web, t.id, 3).map((p) => p.key);
       const onlyTopic = bfsDepths(web, seeds, (p) => p.topic === t.id);
@@ -308,7 +326,7 @@ describe('startTestWeb', () => {
     expect(res.status).toBe(200);
     const { hrefs } = parseLinks(await res.text());
     const resolved = hrefs.map((h) => new URL(h, tw.portalUrl).href);
-    for (const site of tw.web.sites) expect(resolved).toContain(tw.origins[site] + '/');
+    for (const site of tw.web.sites) expect(resolved).toContain(`${tw.origins[site]}/`);
   });
 
   it('serves pages with HTML type, Last-Modified and a cookie, and logs requests with their headers', async () => {
@@ -333,15 +351,15 @@ describe('startTestWeb', () => {
   });
 
   it('answers 404 for missing pages and deliberate broken links', async () => {
-    expect((await get(site0() + '/no/such/page.html')).status).toBe(404);
+    expect((await get(`${site0()}/no/such/page.html`)).status).toBe(404);
     const missing = [...tw.web.missing][0];
     expect((await get(tw.urlOf(missing))).status).toBe(404);
-    expect((await get(site0() + '/portal.html', { method: 'POST' })).status).toBe(405);
+    expect((await get(`${site0()}/portal.html`, { method: 'POST' })).status).toBe(405);
   });
 
   it('serves robots.txt: allow all, except /private/ on the private site', async () => {
     for (const site of tw.web.sites) {
-      const res = await get(tw.origins[site] + '/robots.txt');
+      const res = await get(`${tw.origins[site]}/robots.txt`);
       expect(res.status).toBe(200);
       const text = await res.text();
       if (site === tw.web.privateSite) expect(text).toMatch(/Disallow: \/private\//);
@@ -397,7 +415,8 @@ describe('startTestWeb', () => {
     expect((await get(h(hrefs[1]))).status).toBe(404);
 
     const js = parseLinks(await (await get(h('/hostile/js-links'))).text()).hrefs;
-    for (const scheme of ['javascript:', 'mailto:', 'data:', 'tel:']) expect(js.some((x) => x.trim().toLowerCase().startsWith(scheme))).toBe(true);
+    for (const scheme of ['javascript:', 'mailto:', 'data:', 'tel:'])
+      expect(js.some((x) => x.trim().toLowerCase().startsWith(scheme))).toBe(true);
 
     const internal = parseLinks(await (await get(h('/hostile/internal'))).text()).hrefs;
     expect(internal).toContain('http://10.0.0.1/');
@@ -411,7 +430,7 @@ describe('startTestWeb', () => {
   });
 
   it('serves an infinite calendar with ever deeper URLs', async () => {
-    const month = await (await get(site0() + '/hostile/calendar/2026/11')).text();
+    const month = await (await get(`${site0()}/hostile/calendar/2026/11`)).text();
     const links = parseLinks(month).hrefs;
     expect(links).toContain('/hostile/calendar/2026/10');
     expect(links).toContain('/hostile/calendar/2026/12');
@@ -419,13 +438,15 @@ describe('startTestWeb', () => {
     const deep = '/hostile/calendar/2026/11/day/3/day/4/day/5';
     const res = await get(site0() + deep);
     expect(res.status).toBe(200);
-    expect(parseLinks(await res.text()).hrefs).toContain(deep + '/day/1');
-    expect(parseLinks(await (await get(site0() + '/hostile/calendar/2026/12')).text()).hrefs).toContain('/hostile/calendar/2027/1');
-    expect((await get(site0() + '/hostile/calendar/2026/13')).status).toBe(404);
+    expect(parseLinks(await res.text()).hrefs).toContain(`${deep}/day/1`);
+    expect(parseLinks(await (await get(`${site0()}/hostile/calendar/2026/12`)).text()).hrefs).toContain(
+      '/hostile/calendar/2027/1',
+    );
+    expect((await get(`${site0()}/hostile/calendar/2026/13`)).status).toBe(404);
   });
 
   it('answers 429 with Retry-After, and the page to a client that waited', async () => {
-    const url = tw.origins.site2 + '/hostile/429';
+    const url = `${tw.origins.site2}/hostile/429`;
     let res = await get(url);
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('2');
@@ -439,7 +460,7 @@ describe('startTestWeb', () => {
   });
 
   it('streams 10 MiB from /hostile/big', async () => {
-    const res = await get(site0() + '/hostile/big');
+    const res = await get(`${site0()}/hostile/big`);
     expect(res.headers.get('content-type')).toMatch(/^text\/html/);
     expect(res.headers.get('content-length')).toBeNull();
     expect(res.headers.get('transfer-encoding')).toBe('chunked');
@@ -460,7 +481,7 @@ describe('startTestWeb', () => {
     expect(chunks).toBeGreaterThan(10);
     // A client that gives up early does not upset the server.
     const ctrl = new AbortController();
-    const partial = await fetch(site0() + '/hostile/big', { signal: ctrl.signal });
+    const partial = await fetch(`${site0()}/hostile/big`, { signal: ctrl.signal });
     await partial.body!.getReader().read();
     ctrl.abort();
     expect((await get(tw.portalUrl)).status).toBe(200);
@@ -477,18 +498,19 @@ describe('startTestWeb', () => {
 describe('startTestWeb lifecycle', () => {
   it('close() ends hanging and trickling responses', async () => {
     const tw = await startTestWeb({ seed: 9, sites: 2, topics: 1, pagesPerTopic: 8 });
-    const hang = fetch(tw.origins.site0 + '/hostile/hang').then(
+    const hang = fetch(`${tw.origins.site0}/hostile/hang`).then(
       () => 'answered',
       () => 'failed',
     );
-    const trickle = await fetch(tw.origins.site1 + '/hostile/trickle');
+    const trickle = await fetch(`${tw.origins.site1}/hostile/trickle`);
     expect(trickle.status).toBe(200);
     const rest = trickle.text().then(
       () => 'ended',
       () => 'failed',
     );
     // Make sure the hanging request reached the server before closing.
-    for (let i = 0; i < 200 && !tw.requests.some((r) => r.url.endsWith('/hostile/hang')); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && !tw.requests.some((r) => r.url.endsWith('/hostile/hang')); i++)
+      await new Promise((r) => setTimeout(r, 10));
     await tw.close();
     expect(await hang).toBe('failed');
     expect(['ended', 'failed']).toContain(await rest);
@@ -503,13 +525,15 @@ describe('startTestWeb lifecycle', () => {
       const probe = await startTestWeb({ seed: 1, sites: 2, topics: 1, pagesPerTopic: 8 });
       base = Number(new URL(probe.origins.site0).port);
       await probe.close();
-      tw = await startTestWeb({ seed: 1, sites: 2, topics: 1, pagesPerTopic: 8, delayMs: 300, port: base }).catch(() => undefined);
+      tw = await startTestWeb({ seed: 1, sites: 2, topics: 1, pagesPerTopic: 8, delayMs: 300, port: base }).catch(
+        () => undefined,
+      );
     }
     if (!tw) throw new Error('could not bind two consecutive ports');
     try {
       expect(tw.origins.site1).toBe(`http://127.0.0.1:${base + 1}`);
       const t0 = Date.now();
-      const res = await fetch(tw.origins.site0 + '/robots.txt');
+      const res = await fetch(`${tw.origins.site0}/robots.txt`);
       expect(res.status).toBe(200);
       expect(Date.now() - t0).toBeGreaterThanOrEqual(290);
     } finally {

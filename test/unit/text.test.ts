@@ -10,7 +10,7 @@ import {
   tokenizeInto,
   topicVector,
   words,
-} from '../../lib/text';
+} from '../../lib/engine/text';
 
 describe('tokenize', () => {
   it('lowercases, drops stop words and Porter-stems English', () => {
@@ -72,7 +72,7 @@ describe('tokenize', () => {
   });
 
   it('survives hostile input: lone surrogates, control characters, huge words', () => {
-    const hostile = '\ud800abc\udc00 \u0000\u0007 ' + 'a'.repeat(100_000) + ' \uFFFD coffee';
+    const hostile = `\ud800abc\udc00 \u0000\u0007 ${'a'.repeat(100_000)} \uFFFD coffee`;
     const out = tokenize(hostile);
     expect(out).toContain('coffe');
     expect(out).toContain('abc');
@@ -80,7 +80,7 @@ describe('tokenize', () => {
 
   it('gives every word its own term however many distinct words are cached (no hash mix-ups)', () => {
     // 3,000 distinct pseudo-words, tokenized one by one and all together: the cached path must agree.
-    const vocab = Array.from({ length: 3000 }, (_, i) => 'w' + i.toString(36) + 'q' + ((i * 7919) % 1000).toString(36));
+    const vocab = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}q${((i * 7919) % 1000).toString(36)}`);
     const one = vocab.map((w) => tokenize(w)[0]);
     expect(tokenize(vocab.join(' '))).toEqual(one);
     expect(new Set(one).size).toBe(3000);
@@ -88,10 +88,10 @@ describe('tokenize', () => {
 
   it('keeps counting right when the bounded cache is cleared in the middle of a text', () => {
     // More distinct words than the cache holds (50,000), with "coffee" before and after.
-    const filler = Array.from({ length: 60_000 }, (_, i) => 'zq' + i); // stems to itself
+    const filler = Array.from({ length: 60_000 }, (_, i) => `zq${i}`); // stems to itself
     const counter = new TermCounter();
     const terms: string[] = [];
-    tokenizeInto('coffee ' + filler.join(' ') + ' coffees', 'en', terms, undefined, 0, counter);
+    tokenizeInto(`coffee ${filler.join(' ')} coffees`, 'en', terms, undefined, 0, counter);
     const v = counter.vector();
     expect(v.coffe).toBe(2);
     expect(terms.length).toBe(60_002);
@@ -111,7 +111,7 @@ describe('tokenize', () => {
 
   it('handles a term named like an Object.prototype property', () => {
     const v = termVector(tokenize('constructor constructor tostring hasownproperty'));
-    expect(v['constructor']).toBe(2);
+    expect(v.constructor).toBe(2);
     expect(cosine(v, termVector(['constructor']))).toBeGreaterThan(0);
   });
 });
@@ -166,7 +166,7 @@ describe('tokenizeInto ranges and TermStream', () => {
     'Café crème, naïve coöperation; e\u0301tude with combining marks; ＣＯＦＦＥＥ ﬁne ½ cup.',
     '東京都に住んでいます。日本語 text mixed with 中文 and 한국어 words.',
     'Math letters 𝐀𝐁𝐂 and emoji 😀 between words, a lone \ud800 surrogate and \udc00 another.',
-    'x y z a I 7 — single letters, don\'t, isn\'t, you\'ll; hyphen-ated_words and snake_case.',
+    "x y z a I 7 — single letters, don't, isn't, you'll; hyphen-ated_words and snake_case.",
   ];
 
   function reference(text: string, base = 0) {
@@ -179,7 +179,13 @@ describe('tokenizeInto ranges and TermStream', () => {
 
   it('tokenizes only [from, to), as if that slice were the whole text, with offsets from the start', () => {
     for (const text of SAMPLES) {
-      for (const [from, to] of [[0, text.length], [3, text.length - 4], [10, 11], [5, 5], [7, 40]]) {
+      for (const [from, to] of [
+        [0, text.length],
+        [3, text.length - 4],
+        [10, 11],
+        [5, 5],
+        [7, 40],
+      ]) {
         const terms: string[] = [];
         const offsets: number[] = [];
         tokenizeInto(text, 'en', terms, offsets, 0, undefined, from, to);
@@ -210,7 +216,7 @@ describe('tokenizeInto ranges and TermStream', () => {
         const counter = new TermCounter();
         const stream = new TermStream('en', terms, offsets, counter);
         // Half the pieces are given as ranges of a larger string, as the evaluator does with the page's HTML.
-        const source = '<<' + text + '>>';
+        const source = `<<${text}>>`;
         for (let k = 0; k + 1 < points.length; k++) {
           const [a, b] = [points[k], points[k + 1]];
           if (k % 2 === 0) stream.push(text.slice(a, b), 100 + a);
@@ -255,4 +261,3 @@ describe('tokenizeInto ranges and TermStream', () => {
     expect(counter.vector().coffe).toBe(4);
   });
 });
-

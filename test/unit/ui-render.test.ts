@@ -1,7 +1,7 @@
 import { parseHTML } from 'linkedom';
 import { h, render } from 'preact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PageResult } from '../../lib/types';
+import type { PageResult } from '../../lib/engine/types';
 
 // Preact renders through the global document; linkedom provides one under Node.
 const { document, window } = parseHTML('<!doctype html><html><body><div id="root"></div></body></html>');
@@ -31,7 +31,14 @@ describe('result rendering', () => {
   it('renders hostile titles and snippets as text only, with <mark> for topic words', async () => {
     const { ResultList } = await import('../../entrypoints/ui/components');
     const root = document.getElementById('root')!;
-    render(h(ResultList, { pages: [hostile, { ...hostile, url: 'javascript:alert(4)', isSeed: true }], topic: 'coffee brewing', limit: 50 }), root as unknown as Element);
+    render(
+      h(ResultList, {
+        pages: [hostile, { ...hostile, url: 'javascript:alert(4)', isSeed: true }],
+        topic: 'coffee brewing',
+        limit: 50,
+      }),
+      root as unknown as Element,
+    );
     expect(root.querySelectorAll('script, img, iframe, b').length).toBe(0);
     const rows = root.querySelectorAll('[data-testid=result-row]');
     expect(rows.length).toBe(2);

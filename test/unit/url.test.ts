@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, checkUrl, isPrivateHost, isTrackingParam } from '../../lib/url';
-import { GUARD_RULE_IDS, hostsUrlFilter, networkGuardRules, PRIVATE_URL_FILTERS } from '../../lib/url/network-guard';
+import { canonicalizeUrl, checkUrl, isPrivateHost, isTrackingParam } from '../../lib/engine/url';
+import { GUARD_RULE_IDS, hostsUrlFilter, networkGuardRules, PRIVATE_URL_FILTERS } from '../../lib/app/network-guard';
 
 describe('canonicalizeUrl', () => {
   it('lowercases scheme and host, drops default ports and the fragment', () => {
@@ -27,7 +27,9 @@ describe('canonicalizeUrl', () => {
 
   it('drops tracking parameters and an empty query', () => {
     expect(
-      canonicalizeUrl('https://example.com/p?utm_source=x&UTM_Medium=y&gclid=1&fbclid=2&msclkid=3&mc_cid=4&mc_eid=5&_ga=6&igshid=7&yclid=8&ref_src=9'),
+      canonicalizeUrl(
+        'https://example.com/p?utm_source=x&UTM_Medium=y&gclid=1&fbclid=2&msclkid=3&mc_cid=4&mc_eid=5&_ga=6&igshid=7&yclid=8&ref_src=9',
+      ),
     ).toBe('https://example.com/p');
     expect(canonicalizeUrl('https://example.com/p?id=5&utm_campaign=z')).toBe('https://example.com/p?id=5');
     expect(canonicalizeUrl('https://example.com/p?')).toBe('https://example.com/p');
@@ -72,8 +74,22 @@ describe('canonicalizeUrl', () => {
 
 describe('isPrivateHost', () => {
   it('refuses loopback, private, link-local, CGNAT, this-network, multicast and metadata IPv4', () => {
-    for (const h of ['127.0.0.1', '127.1.2.3', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254',
-      '100.64.0.1', '100.100.100.200', '0.0.0.0', '0.1.2.3', '224.0.0.1', '239.255.255.250', '255.255.255.255']) {
+    for (const h of [
+      '127.0.0.1',
+      '127.1.2.3',
+      '10.0.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '100.100.100.200',
+      '0.0.0.0',
+      '0.1.2.3',
+      '224.0.0.1',
+      '239.255.255.250',
+      '255.255.255.255',
+    ]) {
       expect(isPrivateHost(h), h).toBe(true);
     }
   });
@@ -86,21 +102,51 @@ describe('isPrivateHost', () => {
   });
 
   it('refuses private IPv6: loopback, unspecified, link-local, unique-local, IPv4-mapped private', () => {
-    for (const h of ['[::1]', '::1', '[::]', '[fe80::1]', '[febf::1]', '[fc00::1]', '[fd00:ec2::254]', '[::ffff:127.0.0.1]',
-      '[::ffff:10.1.2.3]', '[::ffff:7f00:1]', '[ff02::1]', '[64:ff9b::a00:1]']) {
+    for (const h of [
+      '[::1]',
+      '::1',
+      '[::]',
+      '[fe80::1]',
+      '[febf::1]',
+      '[fc00::1]',
+      '[fd00:ec2::254]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:10.1.2.3]',
+      '[::ffff:7f00:1]',
+      '[ff02::1]',
+      '[64:ff9b::a00:1]',
+    ]) {
       expect(isPrivateHost(h), h).toBe(true);
     }
   });
 
   it('refuses localhost and reserved local names', () => {
-    for (const h of ['localhost', 'LOCALHOST', 'foo.localhost', 'printer.local', 'metadata.google.internal', 'intranet', 'router.home.arpa']) {
+    for (const h of [
+      'localhost',
+      'LOCALHOST',
+      'foo.localhost',
+      'printer.local',
+      'metadata.google.internal',
+      'intranet',
+      'router.home.arpa',
+    ]) {
       expect(isPrivateHost(h), h).toBe(true);
     }
   });
 
   it('accepts public addresses and names', () => {
-    for (const h of ['8.8.8.8', '1.1.1.1', '172.32.0.1', '100.128.0.1', '192.169.0.1', 'example.com', 'www.example.org',
-      '[2606:4700:4700::1111]', '2001:4860:4860::8888', '[::ffff:8.8.8.8]']) {
+    for (const h of [
+      '8.8.8.8',
+      '1.1.1.1',
+      '172.32.0.1',
+      '100.128.0.1',
+      '192.169.0.1',
+      'example.com',
+      'www.example.org',
+      '[2606:4700:4700::1111]',
+      '2001:4860:4860::8888',
+      '[::ffff:8.8.8.8]',
+    ]) {
       expect(isPrivateHost(h), h).toBe(false);
     }
   });
@@ -130,9 +176,9 @@ describe('checkUrl', () => {
   });
 
   it('refuses URLs longer than the maximum', () => {
-    refused('https://example.com/' + 'a'.repeat(2100), /longer/);
-    refused('https://example.com/' + 'a'.repeat(100), /longer/, { maxUrlLength: 50 });
-    ok('https://example.com/' + 'a'.repeat(100), { maxUrlLength: 500 });
+    refused(`https://example.com/${'a'.repeat(2100)}`, /longer/);
+    refused(`https://example.com/${'a'.repeat(100)}`, /longer/, { maxUrlLength: 50 });
+    ok(`https://example.com/${'a'.repeat(100)}`, { maxUrlLength: 500 });
   });
 
   it('refuses URLs with credentials', () => {
@@ -140,7 +186,26 @@ describe('checkUrl', () => {
   });
 
   it('refuses obvious non-HTML by extension', () => {
-    for (const ext of ['jpg', 'PNG', 'gif', 'svg', 'mp4', 'mp3', 'zip', 'tar.gz', 'pdf', 'docx', 'xlsx', 'woff2', 'css', 'js', 'json', 'xml', 'rss', 'exe']) {
+    for (const ext of [
+      'jpg',
+      'PNG',
+      'gif',
+      'svg',
+      'mp4',
+      'mp3',
+      'zip',
+      'tar.gz',
+      'pdf',
+      'docx',
+      'xlsx',
+      'woff2',
+      'css',
+      'js',
+      'json',
+      'xml',
+      'rss',
+      'exe',
+    ]) {
       refused(`https://example.com/files/thing.${ext}`, /extension/);
     }
     refused('https://example.com/a.pdf?download=1', /extension/);
@@ -150,8 +215,8 @@ describe('checkUrl', () => {
   });
 
   it('refuses too many path segments', () => {
-    refused('https://example.com/' + Array.from({ length: 17 }, (_, i) => 's' + i).join('/'), /segments/);
-    ok('https://example.com/' + Array.from({ length: 16 }, (_, i) => 's' + i).join('/'));
+    refused(`https://example.com/${Array.from({ length: 17 }, (_, i) => `s${i}`).join('/')}`, /segments/);
+    ok(`https://example.com/${Array.from({ length: 16 }, (_, i) => `s${i}`).join('/')}`);
     refused('https://example.com/a/b/c/d', /segments/, { maxPathSegments: 3 });
   });
 
@@ -232,7 +297,8 @@ describe('network guard rules (declarativeNetRequest session rules for redirect 
   const filters = PRIVATE_URL_FILTERS.map((f) => new RegExp(f));
   const privateRe = { test: (href: string) => filters.some((re) => re.test(href)) };
   /** IPv6 literals the rules block although lib may allow them: outside 2000::/3, or 6to4 (see network-guard.ts). */
-  const overBlockedIPv6 = (host: string) => host.startsWith('[') && !/^\[[23][0-9a-f]{3}:/.test(host) || host.startsWith('[2002:');
+  const overBlockedIPv6 = (host: string) =>
+    (host.startsWith('[') && !/^\[[23][0-9a-f]{3}:/.test(host)) || host.startsWith('[2002:');
   const check = (spelling: string) => {
     let url: URL;
     try {
@@ -250,16 +316,79 @@ describe('network guard rules (declarativeNetRequest session rules for redirect 
 
   it('blocks every private host lib refuses, in every spelling, and no public one', () => {
     const spellings = [
-      'localhost', 'LOCALHOST.', 'foo.localhost', 'router', 'printer.local', 'metadata.google.internal', 'nas.home.arpa',
-      'box.localdomain', 'example.com', 'example.com.', '10.example.com', 'local.example.com', 'internal.example.org',
-      '127.0.0.1.nip.io', 'sub.domain.co.uk', 'xn--bcher-kva.example', '0x7f.1', '2130706433', '017700000001', '127.1',
-      '0.0.0.0', '0', '10.1.2.3', '100.63.255.255', '100.64.0.0', '100.127.255.255', '100.128.0.0', '169.254.169.254',
-      '169.253.1.1', '172.15.0.1', '172.16.0.1', '172.31.255.255', '172.32.0.1', '192.0.0.1', '192.0.1.1', '192.0.2.1',
-      '192.167.1.1', '192.168.0.1', '198.17.0.1', '198.18.0.1', '198.19.255.255', '198.20.0.1', '198.51.100.7',
-      '198.51.101.7', '203.0.113.9', '203.0.114.9', '223.255.255.255', '224.0.0.1', '255.255.255.255', '8.8.8.8', '1.1.1.1',
-      '[::1]', '[::]', '[::ffff:127.0.0.1]', '[::ffff:8.8.8.8]', '[::127.0.0.1]', '[64:ff9b::10.0.0.1]', '[64:ff9b::8.8.8.8]',
-      '[fe80::1]', '[febf::1]', '[fec0::1]', '[fc00::1]', '[fd00:ec2::254]', '[ff02::1]', '[2001:db8::1]', '[2001:db9::1]',
-      '[2002:c0a8:101::1]', '[2002:808:808::1]', '[2a00:1450:4001::1]', '[2600::]', '[3fff::1]', '[2::1]', '[4000::1]',
+      'localhost',
+      'LOCALHOST.',
+      'foo.localhost',
+      'router',
+      'printer.local',
+      'metadata.google.internal',
+      'nas.home.arpa',
+      'box.localdomain',
+      'example.com',
+      'example.com.',
+      '10.example.com',
+      'local.example.com',
+      'internal.example.org',
+      '127.0.0.1.nip.io',
+      'sub.domain.co.uk',
+      'xn--bcher-kva.example',
+      '0x7f.1',
+      '2130706433',
+      '017700000001',
+      '127.1',
+      '0.0.0.0',
+      '0',
+      '10.1.2.3',
+      '100.63.255.255',
+      '100.64.0.0',
+      '100.127.255.255',
+      '100.128.0.0',
+      '169.254.169.254',
+      '169.253.1.1',
+      '172.15.0.1',
+      '172.16.0.1',
+      '172.31.255.255',
+      '172.32.0.1',
+      '192.0.0.1',
+      '192.0.1.1',
+      '192.0.2.1',
+      '192.167.1.1',
+      '192.168.0.1',
+      '198.17.0.1',
+      '198.18.0.1',
+      '198.19.255.255',
+      '198.20.0.1',
+      '198.51.100.7',
+      '198.51.101.7',
+      '203.0.113.9',
+      '203.0.114.9',
+      '223.255.255.255',
+      '224.0.0.1',
+      '255.255.255.255',
+      '8.8.8.8',
+      '1.1.1.1',
+      '[::1]',
+      '[::]',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:8.8.8.8]',
+      '[::127.0.0.1]',
+      '[64:ff9b::10.0.0.1]',
+      '[64:ff9b::8.8.8.8]',
+      '[fe80::1]',
+      '[febf::1]',
+      '[fec0::1]',
+      '[fc00::1]',
+      '[fd00:ec2::254]',
+      '[ff02::1]',
+      '[2001:db8::1]',
+      '[2001:db9::1]',
+      '[2002:c0a8:101::1]',
+      '[2002:808:808::1]',
+      '[2a00:1450:4001::1]',
+      '[2600::]',
+      '[3fff::1]',
+      '[2::1]',
+      '[4000::1]',
     ];
     for (const s of spellings) check(s);
     // Every IPv4 address class boundary is above; now a deterministic sweep of 20,000 addresses.

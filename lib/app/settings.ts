@@ -1,0 +1,178 @@
+/**
+ * Crawl settings as the extension offers them: defaults, and the validation of a start request coming from the UI
+ * (or a context-menu URL someone could craft): everything is checked and clamped here, so the runner only ever sees
+ * sane values.
+ */
+import type { StartRequest, StrategyInfo } from './protocol';
+import type { CrawlSettings, SeedSource } from './store/types';
+import type { Topic } from '../engine';
+import { isPrivateHost, type UrlPolicy } from '../engine';
+
+/** What a crawl started from the popup uses unless the user changes it. */
+export const DEFAULT_SETTINGS: CrawlSettings = {
+  // The combined strategy: in the lab it beats Best-N-First and Breadth-First from neighbour seeds (see README).
+  strategy: 'forager',
+  params: {},
+  maxPages: 200,
+  maxBuffer: 256,
+  politenessDelayMs: 1000,
+  stayOnSeedSites: false,
+  seed: 1,
+};
+
+/** Bounds of the numeric settings (inclusive). */
+export const SETTING_BOUNDS = {
+  maxPages: { min: 1, max: 100_000 },
+  maxBuffer: { min: 1, max: 100_000 },
+  politenessDelayMs: { min: 0, max: 60_000 },
+} as const;
+
+export const MAX_SEEDS = 500;
+export const MAX_TOPIC_LENGTH = 500;
+export const MAX_NAME_LENGTH = 200;
+
+/** A start request, validated: ready for the runner. */
+export interface ValidStart {
+  name: string;
+  topic: Topic;
+  seeds: string[];
+  source: SeedSource;
+  settings: CrawlSettings;
+}
+
+export type Validation<T> = { ok: true; value: T } | { ok: false; error: string };
+
+const SOURCE_KINDS = new Set<SeedSource['kind']>(['serp', 'page', 'link', 'selection', 'manual']);
+
+function clampInt(value: unknown, fallback: number, bounds: { min: number; max: number }): number {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+  if (!Number.isFinite(n)) return fallback;
+  return Math.min(bounds.max, Math.max(bounds.min, Math.round(n)));
+}
+
+function collapse(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** http(s) URL without credentials, or null. */
+export function cleanSeed(raw: unknown): string | null {
+  if (typeof raw !== 'string') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+  if (url.username || url.password) return null;
+  url.hash = '';
+  return url.href;
+}
+
+/**
+ * Checks the strategy's parameters against its declared list: unknown names dropped, numbers clamped, wrong types
+ * replaced by the default.
+ */
+export function cleanParams(raw: unknown, strategy: StrategyInfo | undefined): Record<string, number | string | boolean> {
+  const out: Record<string, number | string | boolean> = {};
+  const given = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
+  if (!strategy) {
+    // Strategy list unknown: keep plain scalar values only.
+    for (const [k, v] of Object.entries(given)) {
+      if (typeof v === 'boolean' || typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))) out[k] = v;
+    }
+    return out;
+  }
+  for (const p of strategy.params) {
+    const v = given[p.name];
+    if (v === undefined) continue;
+    if (typeof p.default === 'number') {
+      const n = typeof v === 'number' ? v : Number(v);
+      if (!Number.isFinite(n)) continue;
+      const min = p.min ?? -Infinity;
+      const max = p.max ?? Infinity;
+      const clamped = Math.min(max, Math.max(min, n));
+      out[p.name] = p.integer ? Math.round(clamped) : clamped;
+    } else if (typeof p.default === 'boolean') {
+      if (typeof v === 'boolean') out[p.name] = v;
+    } else if (typeof v === 'string') {
+      out[p.name] = v.slice(0, 200);
+    }
+  }
+  return out;
+}
+
+/**
+ * Validates a start request. Errors are sentences for the user.
+ * @param strategies the known strategies; when given, the strategy name must be one of them.
+ */
+export function validateStart(req: unknown, strategies?: StrategyInfo[], now: number = Date.now()): Validation<ValidStart> {
+  if (typeof req !== 'object' || req === null) return { ok: false, error: 'The start request is empty.' };
+  const r = req as Partial<StartRequest>;
+  const keywords = typeof r.topic === 'string' ? collapse(r.topic).slice(0, MAX_TOPIC_LENGTH) : '';
+  if (!keywords) return { ok: false, error: 'Enter a topic: the words the pages should be about.' };
+  const rawSeeds = Array.isArray(r.seeds) ? r.seeds : [];
+  const seeds: string[] = [];
+  for (const s of rawSeeds) {
+    const url = cleanSeed(s);
+    if (url && !seeds.includes(url)) seeds.push(url);
+    if (seeds.length >= MAX_SEEDS) break;
+  }
+  if (seeds.length === 0) return { ok: false, error: 'There is no web page to start from (no http or https links).' };
+
+  const s = (typeof r.settings === 'object' && r.settings !== null ? r.settings : {}) as Partial<CrawlSettings>;
+  const strategyName = typeof s.strategy === 'string' && s.strategy ? s.strategy : DEFAULT_SETTINGS.strategy;
+  const info = strategies?.find((x) => x.name === strategyName);
+  if (strategies && !info) return { ok: false, error: `Unknown crawl strategy "${strategyName.slice(0, 60)}".` };
+  const settings: CrawlSettings = {
+    strategy: strategyName,
+    params: cleanParams(s.params, info),
+    maxPages: clampInt(s.maxPages, DEFAULT_SETTINGS.maxPages, SETTING_BOUNDS.maxPages),
+    maxBuffer: clampInt(s.maxBuffer, DEFAULT_SETTINGS.maxBuffer, SETTING_BOUNDS.maxBuffer),
+    politenessDelayMs: clampInt(s.politenessDelayMs, DEFAULT_SETTINGS.politenessDelayMs, SETTING_BOUNDS.politenessDelayMs),
+    stayOnSeedSites: s.stayOnSeedSites === true,
+    seed: clampInt(s.seed, now % 2_147_483_647 || 1, { min: 1, max: 2_147_483_647 }),
+  };
+
+  const src = (typeof r.source === 'object' && r.source !== null ? r.source : {}) as Partial<SeedSource>;
+  const source: SeedSource = {
+    kind: SOURCE_KINDS.has(src.kind as SeedSource['kind']) ? (src.kind as SeedSource['kind']) : 'manual',
+  };
+  if (typeof src.engine === 'string' && src.engine) source.engine = src.engine.slice(0, 40);
+  if (typeof src.query === 'string' && src.query) source.query = collapse(src.query).slice(0, MAX_TOPIC_LENGTH);
+  const pageUrl = cleanSeed(src.pageUrl);
+  if (pageUrl) source.pageUrl = pageUrl;
+
+  const language = typeof r.language === 'string' && /^[a-z]{2}$/.test(r.language) ? r.language : undefined;
+  const name =
+    typeof r.name === 'string' && collapse(r.name)
+      ? collapse(r.name).slice(0, MAX_NAME_LENGTH)
+      : keywords.slice(0, MAX_NAME_LENGTH);
+  return { ok: true, value: { name, topic: language ? { keywords, language } : { keywords }, seeds, source, settings } };
+}
+
+/** Host names of the seeds (lower case, unique): the allowed hosts when a crawl stays on the results' sites. */
+export function seedHosts(seeds: string[]): string[] {
+  const hosts = new Set<string>();
+  for (const s of seeds) {
+    try {
+      hosts.add(new URL(s).hostname.toLowerCase());
+    } catch {
+      // validated earlier; ignore
+    }
+  }
+  return [...hosts];
+}
+
+/**
+ * The URL rules of a crawl. Private and loopback addresses are refused (a web page must not steer the crawler into
+ * the user's router) except the seeds' own private hosts: then the user's own network host is what they asked to crawl.
+ */
+export function crawlPolicy(seeds: string[], settings: Pick<CrawlSettings, 'stayOnSeedSites'>): UrlPolicy {
+  const hosts = seedHosts(seeds);
+  const policy: UrlPolicy = { allowPrivate: false };
+  const privateHosts = hosts.filter((h) => isPrivateHost(h));
+  if (privateHosts.length) policy.privateHosts = privateHosts;
+  if (settings.stayOnSeedSites) policy.allowedHosts = hosts;
+  return policy;
+}

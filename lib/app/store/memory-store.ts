@@ -1,0 +1,125 @@
+/**
+ * In-memory CrawlStore for tests and the CLI. Behaves like the IndexedDB store: values are structured-cloned on the
+ * way in and out (callers can never alias stored data), the same inputs are rejected, and results come back in the
+ * same order the IndexedDB indexes produce.
+ */
+import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../engine';
+import {
+  bestFirst,
+  checkCrawl,
+  checkCheckpoint,
+  checkId,
+  checkPages,
+  checkProgress,
+  checkSkips,
+  mergePatch,
+  newestFirst,
+  oldestFirst,
+  pageWindow,
+} from './common';
+import type { CrawlRecord, CrawlStore } from './types';
+
+/** Creates an empty in-memory CrawlStore. Nothing survives the process. */
+export function createMemoryStore(): CrawlStore {
+  const crawls = new Map<string, CrawlRecord>();
+  const pages = new Map<string, Map<string, PageResult>>();
+  const skips = new Map<string, Map<string, SkipRecord>>();
+  const checkpoints = new Map<string, CrawlCheckpoint>();
+
+  const bucket = <T>(all: Map<string, Map<string, T>>, crawlId: string): Map<string, T> => {
+    let m = all.get(crawlId);
+    if (!m) all.set(crawlId, (m = new Map()));
+    return m;
+  };
+
+  return {
+    async putCrawl(record) {
+      checkCrawl(record);
+      crawls.set(record.id, structuredClone(record));
+    },
+
+    async getCrawl(id) {
+      checkId(id);
+      const r = crawls.get(id);
+      return r === undefined ? undefined : structuredClone(r);
+    },
+
+    async listCrawls() {
+      return structuredClone([...crawls.values()].sort(newestFirst));
+    },
+
+    async updateCrawl(id, patch) {
+      checkId(id);
+      const current = crawls.get(id);
+      if (!current) return undefined;
+      // Clone first: a patch that cannot be cloned must leave the record untouched, as an aborted transaction would.
+      const merged = structuredClone(mergePatch(current, patch));
+      crawls.set(id, merged);
+      return structuredClone(merged);
+    },
+
+    async deleteCrawl(id) {
+      checkId(id);
+      crawls.delete(id);
+      pages.delete(id);
+      skips.delete(id);
+      checkpoints.delete(id);
+    },
+
+    async addPages(crawlId, list) {
+      checkPages(crawlId, list);
+      const copies = structuredClone(list); // all or nothing, like one transaction
+      const m = bucket(pages, crawlId);
+      for (const p of copies) m.set(p.url, p);
+    },
+
+    async getPages(crawlId, opts) {
+      checkId(crawlId);
+      const { offset, limit } = pageWindow(opts);
+      const all = [...(pages.get(crawlId)?.values() ?? [])].sort(bestFirst);
+      return structuredClone(all.slice(offset, limit === Infinity ? undefined : offset + limit));
+    },
+
+    async countPages(crawlId) {
+      checkId(crawlId);
+      return pages.get(crawlId)?.size ?? 0;
+    },
+
+    async addSkips(crawlId, list) {
+      checkSkips(crawlId, list);
+      const copies = structuredClone(list);
+      const m = bucket(skips, crawlId);
+      for (const s of copies) m.set(s.url, s);
+    },
+
+    async getSkips(crawlId) {
+      checkId(crawlId);
+      return structuredClone([...(skips.get(crawlId)?.values() ?? [])].sort(oldestFirst));
+    },
+
+    async saveCheckpoint(crawlId, checkpoint) {
+      checkCheckpoint(crawlId, checkpoint);
+      checkpoints.set(crawlId, structuredClone(checkpoint));
+    },
+
+    async saveProgress(crawlId, progress) {
+      checkProgress(crawlId, progress);
+      // Validate and clone everything before touching anything: all or nothing, like one transaction.
+      const current = crawls.get(crawlId);
+      const merged = current && progress.patch ? structuredClone(mergePatch(current, progress.patch)) : undefined;
+      const copies = structuredClone({ pages: progress.pages, skips: progress.skips, checkpoint: progress.checkpoint });
+      const pageBucket = bucket(pages, crawlId);
+      for (const p of copies.pages) pageBucket.set(p.url, p);
+      const skipBucket = bucket(skips, crawlId);
+      for (const s of copies.skips) skipBucket.set(s.url, s);
+      checkpoints.set(crawlId, copies.checkpoint);
+      if (merged) crawls.set(crawlId, merged);
+    },
+
+    async getCheckpoint(crawlId) {
+      checkId(crawlId);
+      const c = checkpoints.get(crawlId);
+      return c === undefined ? undefined : structuredClone(c);
+    },
+  };
+}

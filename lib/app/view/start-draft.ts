@@ -1,0 +1,136 @@
+/**
+ * What a new crawl starts from, before the user confirms it: the draft the popup fills from a results page, and the
+ * one the context menu ("Crawl from here") hands to the start view of the results page through its URL hash.
+ * Also checks what the content script returned: it ran in a web page's tab, so its answer is treated as untrusted.
+ */
+import type { SerpInfo } from '../protocol';
+import type { SeedSource } from '../store/types';
+import { cleanSeed, MAX_SEEDS, MAX_TOPIC_LENGTH } from '../settings';
+
+/** A crawl about to be started: editable topic and seeds, and where they came from. */
+export interface StartDraft {
+  topic: string;
+  seeds: string[];
+  source: SeedSource;
+}
+
+/** The parts of contextMenus.OnClickData used here (Firefox adds linkText). */
+export interface MenuClick {
+  pageUrl?: string;
+  linkUrl?: string;
+  linkText?: string;
+  selectionText?: string;
+  frameUrl?: string;
+}
+
+/** Page text the background could read for a topic (title and headings), when it could. */
+export interface PageText {
+  title?: string;
+  headings?: string[];
+}
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * The topic a page suggests: its title and its first headings, deduplicated, cut to a sensible length. Site names
+ * after a separator ("Espresso guide | Example Coffee") are kept: the user edits the topic before starting.
+ */
+export function topicFromPage(text: PageText): string {
+  const parts: string[] = [];
+  const seen = new Set<string>();
+  for (const raw of [text.title ?? '', ...(text.headings ?? []).slice(0, 6)]) {
+    const t = collapse(String(raw));
+    if (!t || seen.has(t.toLowerCase())) continue;
+    seen.add(t.toLowerCase());
+    parts.push(t);
+  }
+  const topic = parts.join(' ');
+  return topic.length > 200 ? topic.slice(0, 200).replace(/\s+\S*$/, '') : topic;
+}
+
+/**
+ * The draft of a "Crawl from here" click. On a link: the link is the seed. On a page: the page is the seed. The topic
+ * is the selection when there is one, else (Firefox) the link text, else the page's title and headings.
+ */
+export function draftFromMenu(info: MenuClick, tab: { url?: string; title?: string } | undefined, page?: PageText): StartDraft {
+  const link = cleanSeed(info.linkUrl);
+  const pageUrl = cleanSeed(info.pageUrl ?? tab?.url);
+  const selection = collapse(info.selectionText ?? '');
+  const seeds = link ? [link] : pageUrl ? [pageUrl] : [];
+  let topic = selection;
+  if (!topic && link && info.linkText) topic = collapse(info.linkText);
+  if (!topic) topic = topicFromPage({ title: page?.title ?? tab?.title, headings: page?.headings });
+  const kind: SeedSource['kind'] = link ? 'link' : selection ? 'selection' : 'page';
+  const source: SeedSource = { kind };
+  if (pageUrl) source.pageUrl = pageUrl;
+  return { topic: topic.slice(0, MAX_TOPIC_LENGTH), seeds, source };
+}
+
+/** `#/new?…` for the results page's start view. */
+export function startHash(draft: StartDraft): string {
+  const q = new URLSearchParams();
+  q.set('topic', draft.topic);
+  for (const s of draft.seeds) q.append('seed', s);
+  q.set('kind', draft.source.kind);
+  if (draft.source.pageUrl) q.set('page', draft.source.pageUrl);
+  if (draft.source.engine) q.set('engine', draft.source.engine);
+  if (draft.source.query) q.set('query', draft.source.query);
+  return `#/new?${q.toString()}`;
+}
+
+/** Reads a start view hash back (anything odd in it is dropped: it is a URL anyone can open). */
+export function parseStartHash(hash: string): StartDraft {
+  const i = hash.indexOf('?');
+  const q = new URLSearchParams(i >= 0 ? hash.slice(i + 1) : '');
+  const seeds: string[] = [];
+  for (const s of q.getAll('seed')) {
+    const url = cleanSeed(s);
+    if (url && !seeds.includes(url)) seeds.push(url);
+    if (seeds.length >= MAX_SEEDS) break;
+  }
+  const kinds: SeedSource['kind'][] = ['serp', 'page', 'link', 'selection', 'manual'];
+  const kind = kinds.find((k) => k === q.get('kind')) ?? 'manual';
+  const source: SeedSource = { kind };
+  const page = cleanSeed(q.get('page'));
+  if (page) source.pageUrl = page;
+  const engine = q.get('engine');
+  if (engine) source.engine = engine.slice(0, 40);
+  const query = q.get('query');
+  if (query) source.query = collapse(query).slice(0, MAX_TOPIC_LENGTH);
+  return { topic: collapse(q.get('topic') ?? '').slice(0, MAX_TOPIC_LENGTH), seeds, source };
+}
+
+/** Checks the content script's answer; null when it is not a results extraction. */
+export function toSerpInfo(raw: unknown): SerpInfo | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const r = raw as Record<string, unknown>;
+  if (!Array.isArray(r.results)) return null;
+  const results: SerpInfo['results'] = [];
+  for (const item of r.results.slice(0, MAX_SEEDS)) {
+    if (typeof item !== 'object' || item === null) continue;
+    const it = item as Record<string, unknown>;
+    const url = cleanSeed(it.url);
+    if (!url) continue;
+    results.push({
+      url,
+      title: typeof it.title === 'string' ? it.title.slice(0, 500) : '',
+      snippet: typeof it.snippet === 'string' ? it.snippet.slice(0, 1000) : '',
+      rank: typeof it.rank === 'number' && Number.isFinite(it.rank) ? it.rank : results.length + 1,
+    });
+  }
+  return {
+    engine: typeof r.engine === 'string' ? r.engine.slice(0, 40) : null,
+    query: typeof r.query === 'string' ? collapse(r.query).slice(0, MAX_TOPIC_LENGTH) : '',
+    results,
+    linkCount: typeof r.linkCount === 'number' && Number.isFinite(r.linkCount) ? r.linkCount : 0,
+  };
+}
+
+/** The draft for the popup on a results page: the query as topic, the organic results as seeds. */
+export function draftFromSerp(serp: SerpInfo, pageUrl: string): StartDraft {
+  const source: SeedSource = { kind: 'serp', query: serp.query };
+  if (serp.engine) source.engine = serp.engine;
+  const page = cleanSeed(pageUrl);
+  if (page) source.pageUrl = page;
+  return { topic: serp.query, seeds: serp.results.map((r) => r.url), source };
+}

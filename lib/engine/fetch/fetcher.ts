@@ -1,0 +1,295 @@
+/**
+ * The crawler's page fetcher: URL rules, robots.txt, per-origin politeness and global concurrency, manually
+ * followed and re-checked redirects, a deadline covering headers and body, a byte cap, and HTML-only bodies.
+ * It never throws: every failure is a FetchFailure with a SkipReason.
+ *
+ * Redirects: in Node (undici) `redirect: 'manual'` exposes the 3xx and its Location, so every hop is
+ * canonicalized and checked (URL rules, loop, hop count, robots.txt of the hop's origin) before it is
+ * contacted, and each hop is scheduled politely on its own origin. In browsers `redirect: 'manual'` yields an
+ * opaque response (type 'opaqueredirect', status 0, no Location); the request is then re-issued with
+ * `redirect: 'follow'` and only the final `response.url` can be checked here (the browser's own limit of 20
+ * redirects applies), and a refused final URL is dropped unread. The extension closes the gap for private hosts
+ * with browser rules that block its own requests' hops (lib/app/network-guard.ts).
+ *
+ * robots.txt requests are made by the RobotsCache outside the politeness scheduler (once per origin per day).
+ */
+import type { FetchFailure, FetchOutcome, FetchSuccess, PageFetcher, SkipReason } from '../types';
+import { RobotsCache } from './robots';
+import { checkUrl, type UrlPolicy } from '../url/rules';
+import { canonicalizeUrl } from '../url/canonical';
+import {
+  DEFAULT_USER_AGENT,
+  Deadline,
+  DeadlineError,
+  HTML_ACCEPT,
+  classifyError,
+  describeNetworkError,
+  discardBody,
+  isHtmlMediaType,
+  isRedirectStatus,
+  linkedSignal,
+  looksLikeHtml,
+  mediaType,
+  parseRetryAfter,
+  raceAbort,
+  readBodyCapped,
+  requestInit,
+} from './http';
+import { PolitenessScheduler, type Lease } from './scheduler';
+
+export interface FetcherOptions {
+  /** Default globalThis.fetch. */
+  fetch?: typeof fetch;
+  /** Default 'Forager/0.1 (+personal topical crawler)'. Browsers ignore it in fetch. */
+  userAgent?: string;
+  /** Network time budget of one page, all redirect hops and the body included (queue waits excluded). Default 10000. */
+  timeoutMs?: number;
+  /** Body bytes kept; the rest is cancelled unread. Default 100 KB. */
+  maxBytes?: number;
+  /** Default 5. */
+  maxRedirects?: number;
+  /** Minimum pause between the end of one request and the start of the next to the same origin. Default 1000; 0 allowed. */
+  politenessDelayMs?: number;
+  /** Requests in flight across all origins. Default 6. */
+  concurrency?: number;
+  /** Default true. */
+  respectRobots?: boolean;
+  /** URL rules for the URL and every redirect hop. */
+  urlPolicy?: UrlPolicy;
+  now?: () => number;
+  /** Used by the politeness scheduler to wait; default setTimeout. */
+  sleep?: (ms: number) => Promise<void>;
+  /** robots.txt cache to use (e.g. shared between fetchers); default a new one with this fetcher's settings. */
+  robots?: RobotsCache;
+  /** Longest robots.txt Crawl-delay honoured. Default 30000. */
+  maxCrawlDelayMs?: number;
+  /** Longest Retry-After honoured (a hostile value must not park an origin for days). Default 10 minutes. */
+  maxRetryAfterMs?: number;
+}
+
+/** Counters of one fetcher. */
+export interface FetcherStats {
+  /** fetch() calls finished. */
+  fetches: number;
+  succeeded: number;
+  /** Failures by reason. */
+  failed: Partial<Record<SkipReason, number>>;
+  /** HTTP requests sent for pages (redirect hops and browser re-issues included; robots.txt excluded). */
+  requests: number;
+  /** robots.txt requests sent. */
+  robotsRequests: number;
+  /** Body bytes kept. */
+  bytes: number;
+  /** Requests holding a slot now. */
+  inFlight: number;
+  /** fetch() calls waiting for a slot now. */
+  queued: number;
+}
+
+/** A PageFetcher that can be closed and reports counters. */
+export type Fetcher = PageFetcher & {
+  /** Aborts requests in flight and waiting; later fetch() calls resolve as 'aborted'. */
+  close(): void;
+  stats(): FetcherStats;
+};
+
+/** A hop's result: a finished outcome, or the next URL to go to. */
+type HopResult = { done: Omit<FetchSuccess, 'elapsedMs'> | Omit<FetchFailure, 'elapsedMs'> } | { next: string };
+
+/** Creates a polite page fetcher; see the module comment. */
+export function createFetcher(options: FetcherOptions = {}): Fetcher {
+  const fetchFn: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxBytes = options.maxBytes ?? 100 * 1024;
+  const maxRedirects = options.maxRedirects ?? 5;
+  const politenessDelayMs = Math.max(0, options.politenessDelayMs ?? 1000);
+  const respectRobots = options.respectRobots ?? true;
+  const policy = options.urlPolicy;
+  const now = options.now ?? Date.now;
+  const maxCrawlDelayMs = options.maxCrawlDelayMs ?? 30_000;
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 10 * 60 * 1000;
+  const scheduler = new PolitenessScheduler({ concurrency: options.concurrency ?? 6, now, sleep: options.sleep });
+  const robots = options.robots ?? new RobotsCache({ fetch: fetchFn, userAgent, timeoutMs, urlPolicy: policy, now });
+  const closer = new AbortController();
+  const counters = { fetches: 0, succeeded: 0, requests: 0, bytes: 0, failed: {} as Partial<Record<SkipReason, number>> };
+
+  /** One request to `url` while holding its origin's slot. */
+  async function hop(url: string, deadline: Deadline, onRetryAfter: (ms: number) => void): Promise<HopResult> {
+    const fail = (reason: SkipReason, detail: string, status?: number): HopResult => ({
+      done: { ok: false, url, reason, detail, ...(status !== undefined ? { status } : {}) },
+    });
+    counters.requests++;
+    let response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal)));
+    let finalUrl = url;
+    if (response.type === 'opaqueredirect') {
+      counters.requests++;
+      try {
+        response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow')));
+      } catch (error) {
+        if (classifyError(error, deadline).reason !== 'network') throw error; // timeouts and aborts as usual
+        // The extension's browser rules refuse hops to private hosts this way too (lib/app/network-guard.ts).
+        return fail(
+          'redirect',
+          `redirect not followed to its end: a hop to a private host refused by the browser, or a network error (${describeNetworkError(error)})`,
+        );
+      }
+      if (response.url && response.url !== url) {
+        const landed = canonicalizeUrl(response.url);
+        const verdict = landed ? checkUrl(landed, policy) : { ok: false as const, detail: 'unparsable URL' };
+        if (!verdict.ok) {
+          discardBody(response);
+          return fail('redirect', `redirected to a refused URL ${response.url} (${verdict.detail})`);
+        }
+        if (respectRobots && !(await deadline.race(robots.isAllowed(landed!, userAgent)))) {
+          discardBody(response);
+          return fail('robots', `robots.txt disallows redirect target ${landed}`);
+        }
+        finalUrl = response.url;
+      }
+    }
+    const status = response.status;
+    if (isRedirectStatus(status)) {
+      const location = response.headers.get('location');
+      discardBody(response);
+      if (!location) return fail('redirect', `HTTP ${status} without Location`, status);
+      const next = canonicalizeUrl(location, url);
+      if (!next) return fail('redirect', `invalid redirect Location ${location.slice(0, 200)}`, status);
+      return { next };
+    }
+    if (status < 200 || status >= 300) {
+      discardBody(response);
+      if (status === 429 || status === 503) {
+        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
+        if (retryAfter !== undefined) onRetryAfter(Math.min(retryAfter, maxRetryAfterMs));
+      }
+      return fail('http-error', `HTTP ${status}`, status);
+    }
+    const contentType = response.headers.get('content-type') ?? undefined;
+    const type = mediaType(contentType);
+    if (type && !isHtmlMediaType(type)) {
+      discardBody(response);
+      return fail('not-html', `Content-Type ${type}`, status);
+    }
+    const { body, truncated } = await readBodyCapped(response, maxBytes, deadline);
+    if (!type && !looksLikeHtml(body)) {
+      return fail('not-html', 'no Content-Type and the body does not look like HTML', status);
+    }
+    counters.bytes += body.byteLength;
+    const lastModified = response.headers.get('last-modified') ?? undefined;
+    return {
+      done: {
+        ok: true,
+        url: '',
+        finalUrl,
+        status,
+        ...(contentType !== undefined ? { contentType } : {}),
+        ...(lastModified !== undefined ? { lastModified } : {}),
+        body,
+        truncated,
+      },
+    };
+  }
+
+  /** The whole fetch of one URL, hop by hop. `clock.spent` accumulates network time. */
+  async function run(url: string, signal: AbortSignal, clock: { spent: number }): Promise<Omit<FetchOutcome, 'elapsedMs'>> {
+    const fail = (reason: SkipReason, detail: string, status?: number): Omit<FetchFailure, 'elapsedMs'> => ({
+      ok: false,
+      url,
+      reason,
+      detail,
+      ...(status !== undefined ? { status } : {}),
+    });
+    const aborted = () => fail('aborted', closer.signal.aborted ? 'fetcher closed' : 'aborted');
+    if (signal.aborted) return aborted();
+    const first = checkUrl(url, policy);
+    if (!first.ok) return fail('url-refused', first.detail);
+    let current = canonicalizeUrl(url) ?? url;
+    const seen = new Set([url, current]);
+    let redirects = 0;
+    for (;;) {
+      const origin = new URL(current).origin;
+      let restMs = politenessDelayMs;
+      if (respectRobots) {
+        try {
+          if (!(await raceAbort(robots.isAllowed(current, userAgent), signal))) {
+            return fail('robots', redirects ? `robots.txt disallows redirect target ${current}` : 'disallowed by robots.txt');
+          }
+          const crawlDelay = await raceAbort(robots.crawlDelayMs(current, userAgent), signal);
+          if (crawlDelay !== undefined) restMs = Math.max(restMs, Math.min(crawlDelay, maxCrawlDelayMs));
+        } catch {
+          return aborted();
+        }
+      }
+      let lease: Lease;
+      try {
+        lease = await scheduler.acquire(origin, signal);
+      } catch {
+        return aborted();
+      }
+      let notBeforeMs: number | undefined;
+      const deadline = new Deadline(timeoutMs - clock.spent, signal);
+      const started = now();
+      let result: HopResult;
+      try {
+        result = await hop(current, deadline, (ms) => (notBeforeMs = ms));
+      } catch (error) {
+        const { reason, detail } = classifyError(error, deadline);
+        if (reason === 'aborted') return aborted();
+        return fail(reason, reason === 'timeout' ? `timeout after ${timeoutMs} ms` : detail);
+      } finally {
+        clock.spent += Math.max(0, now() - started);
+        deadline.dispose();
+        lease.release({ delayMs: restMs, notBeforeMs });
+      }
+      if ('done' in result) return { ...result.done, url };
+      const next = result.next;
+      if (seen.has(next)) return fail('redirect', `redirect loop at ${next}`);
+      redirects++;
+      if (redirects > maxRedirects) return fail('redirect', `more than ${maxRedirects} redirects`);
+      const verdict = checkUrl(next, policy);
+      if (!verdict.ok) return fail('redirect', `redirect to a refused URL ${next} (${verdict.detail})`);
+      seen.add(next);
+      current = next;
+      if (clock.spent >= timeoutMs) return fail('timeout', `timeout after ${timeoutMs} ms`);
+    }
+  }
+
+  async function fetchPage(url: string, signal?: AbortSignal): Promise<FetchOutcome> {
+    const clock = { spent: 0 };
+    const link = linkedSignal([signal, closer.signal]);
+    let outcome: FetchOutcome;
+    try {
+      const partial = await run(url, link.signal, clock);
+      outcome = { ...partial, elapsedMs: clock.spent } as FetchOutcome;
+    } catch (error) {
+      // Last line of defence: nothing above should throw, but the contract is "never throws".
+      const reason: SkipReason = error instanceof DeadlineError ? 'aborted' : 'network';
+      outcome = { ok: false, url, reason, detail: describeNetworkError(error), elapsedMs: clock.spent };
+    } finally {
+      link.dispose();
+    }
+    counters.fetches++;
+    if (outcome.ok) counters.succeeded++;
+    else counters.failed[outcome.reason] = (counters.failed[outcome.reason] ?? 0) + 1;
+    return outcome;
+  }
+
+  return {
+    fetch: fetchPage,
+    close() {
+      closer.abort();
+      scheduler.close();
+    },
+    stats: () => ({
+      fetches: counters.fetches,
+      succeeded: counters.succeeded,
+      failed: { ...counters.failed },
+      requests: counters.requests,
+      robotsRequests: robots.fetches,
+      bytes: counters.bytes,
+      inFlight: scheduler.inFlight(),
+      queued: scheduler.queued(),
+    }),
+  };
+}

@@ -1,0 +1,195 @@
+/**
+ * Anchor-text crawler, after "Incremental Focused Crawling Using Anchor Text" (links scored by their anchor text
+ * against a classifier learned online from positive examples only).
+ *
+ * Each link is scored by the cosine similarity of its pure anchor text (all anchors seen for the URL so far) to a
+ * centroid. The centroid starts as the topic's keywords and is retrained every `interval` (K) pages from the anchors
+ * of the links that led to relevant pages (similarity to the topic >= `threshold`): positive examples only, no
+ * negatives. Retraining re-scores the whole frontier, so links queued earlier move up or down with what was learned.
+ */
+import type { EvaluatedPage, FrontierEntry, Json, Strategy, StrategyContext } from '../types';
+import { PriorityFrontier } from '../frontier/priority-frontier';
+import { positiveIntParam, type StrategyInfo } from './spec';
+import { asArray, asObject, Centroid, finite, num, numParam, str, strings, topicTerms } from './link-scoring';
+
+export const ANCHOR_DEFAULTS = { interval: 25, threshold: 0.2, prior: 1, n: 1, maxAnchorTerms: 50 };
+
+export class AnchorTextCrawler implements Strategy {
+  readonly name = 'anchor-text';
+  readonly params: typeof ANCHOR_DEFAULTS;
+  private frontier: PriorityFrontier;
+  readonly centroid: Centroid;
+  /** Anchor terms seen for each queued (or in-flight) URL. */
+  private anchors = new Map<string, string[]>();
+  /** Positive examples waiting for the next retraining. */
+  private waiting: string[][] = [];
+  private pages = 0;
+  /** Retrainings so far (for tests and diagnostics). */
+  retrainings = 0;
+
+  constructor(ctx: StrategyContext) {
+    this.params = {
+      interval: positiveIntParam(ctx.params, 'interval', ANCHOR_DEFAULTS.interval),
+      threshold: numParam(ctx.params, 'threshold', ANCHOR_DEFAULTS.threshold),
+      prior: numParam(ctx.params, 'prior', ANCHOR_DEFAULTS.prior),
+      n: positiveIntParam(ctx.params, 'n', ANCHOR_DEFAULTS.n),
+      maxAnchorTerms: ANCHOR_DEFAULTS.maxAnchorTerms,
+    };
+    this.centroid = new Centroid(topicTerms(ctx.topic).vector, this.params.prior);
+    this.frontier = new PriorityFrontier(ctx.maxBuffer, { onEvict: (e) => this.anchors.delete(e.url) });
+  }
+
+  addSeeds(urls: string[]): void {
+    for (const url of urls) this.frontier.add({ url, score: 2, depth: 0 });
+  }
+
+  /** The link score: anchor terms against the current centroid. */
+  scoreAnchor(terms: readonly string[]): number {
+    return this.centroid.score(terms);
+  }
+
+  onPage(page: EvaluatedPage): void {
+    this.pages++;
+    const led = this.anchors.get(page.url);
+    this.anchors.delete(page.url);
+    if (led?.length && finite(page.evaluation.score) >= this.params.threshold) this.waiting.push(led);
+    if (!page.evaluation.robots?.nofollow) {
+      for (const link of page.links) {
+        const prev = this.anchors.get(link.url);
+        const terms = prev
+          ? mergeTerms(prev, link.anchorTerms, this.params.maxAnchorTerms)
+          : link.anchorTerms.slice(0, this.params.maxAnchorTerms);
+        const score = this.scoreAnchor(terms);
+        if (prev && this.frontier.has(link.url)) {
+          // Another anchor for a queued link: score its anchors together.
+          this.frontier.setScore(link.url, score);
+          this.anchors.set(link.url, terms);
+          continue;
+        }
+        const result = this.frontier.add({ url: link.url, score, depth: page.depth + 1, from: page.url });
+        if (result === 'added' || result === 'evicted-other') this.anchors.set(link.url, terms);
+      }
+    }
+    if (this.pages % this.params.interval === 0 && this.waiting.length) this.retrain();
+  }
+
+  /** Adds the waiting positives to the centroid and re-scores every queued link. Public for tests. */
+  retrain(): void {
+    for (const terms of this.waiting) this.centroid.add(terms);
+    this.waiting = [];
+    this.retrainings++;
+    for (const e of this.frontier.entries()) {
+      if (e.depth === 0) continue;
+      this.frontier.setScore(e.url, this.scoreAnchor(this.anchors.get(e.url) ?? []));
+    }
+  }
+
+  onError(url: string): void {
+    this.anchors.delete(url);
+  }
+
+  nextBatch(max: number): FrontierEntry[] {
+    const k = Math.min(this.params.n, Math.floor(max));
+    return k > 0 ? this.frontier.popTop(k) : [];
+  }
+
+  frontierSize(): number {
+    return this.frontier.size;
+  }
+
+  entries(): FrontierEntry[] {
+    return this.frontier.entries();
+  }
+
+  save(): Json {
+    return {
+      frontier: this.frontier.toJSON(),
+      anchors: [...this.anchors.entries()].map(([u, t]) => [u, t]),
+      waiting: this.waiting,
+      centroid: this.centroid.toJSON(),
+      pages: this.pages,
+      retrainings: this.retrainings,
+    };
+  }
+
+  /** @throws TypeError if `state` is not the output of {@link save}. */
+  restore(state: Json): void {
+    const s = asObject(state, 'anchor-text');
+    this.anchors = new Map();
+    this.frontier = PriorityFrontier.fromJSON(s.frontier, { onEvict: (e) => this.anchors.delete(e.url) });
+    for (const raw of asArray(s.anchors, 'anchors')) {
+      const [u, t] = asArray(raw, 'anchor entry');
+      this.anchors.set(str(u, 'anchor url'), strings(t, 'anchor terms'));
+    }
+    this.waiting = asArray(s.waiting, 'waiting').map((w) => strings(w, 'waiting example'));
+    this.centroid.load(s.centroid);
+    this.pages = num(s.pages, 'pages');
+    this.retrainings = num(s.retrainings, 'retrainings');
+  }
+}
+
+/** Terms of `a` followed by those of `b` it lacks, at most `max`. */
+function mergeTerms(a: string[], b: string[], max: number): string[] {
+  if (b.length === 0 || a.length >= max) return a;
+  const have = new Set(a);
+  const out = [...a];
+  for (const t of b) {
+    if (out.length >= max) break;
+    if (!have.has(t)) {
+      have.add(t);
+      out.push(t);
+    }
+  }
+  return out;
+}
+
+/** The registry entry (lib/engine/strategies/registry.ts lists every strategy). */
+export const anchorTextInfo: StrategyInfo = {
+  name: 'anchor-text',
+  label: 'Anchor text',
+  description:
+    'Scores each link by its anchor text against a centroid of the anchors that led to relevant pages (positive ' +
+    'examples only), seeded with the topic keywords and retrained every K pages; retraining re-scores the frontier.',
+  source: 'Incremental Focused Crawling Using Anchor Text (anchor-text centroid classifier, positive examples only).',
+  params: [
+    {
+      name: 'interval',
+      label: 'Retrain every (K)',
+      type: 'number',
+      default: ANCHOR_DEFAULTS.interval,
+      min: 1,
+      max: 10_000,
+      integer: true,
+      description: 'pages between retrainings of the centroid',
+    },
+    {
+      name: 'threshold',
+      label: 'Relevance threshold',
+      type: 'number',
+      default: ANCHOR_DEFAULTS.threshold,
+      min: 0,
+      max: 1,
+      description: 'a page is a positive example when its similarity to the topic reaches this',
+    },
+    {
+      name: 'prior',
+      label: 'Topic prior',
+      type: 'number',
+      default: ANCHOR_DEFAULTS.prior,
+      min: 0,
+      max: 1000,
+      description: 'weight of the topic keywords in the centroid, counted as examples',
+    },
+    {
+      name: 'n',
+      label: 'Links per round',
+      type: 'number',
+      default: ANCHOR_DEFAULTS.n,
+      min: 1,
+      max: 10_000,
+      integer: true,
+      description: 'best links handed out per round',
+    },
+  ],
+  create: (ctx) => new AnchorTextCrawler(ctx),
+};

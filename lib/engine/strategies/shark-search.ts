@@ -1,0 +1,212 @@
+/**
+ * Shark-search, after M. Hersovici, M. Jacovi, Y. S. Maarek, D. Pelleg, M. Shtalhaim, S. Ur, "The shark-search
+ * algorithm. An application: tailored Web site mapping" (WWW7, 1998); parameters as in Menczer, Pant & Srinivasan,
+ * "Topical web crawlers: evaluating adaptive algorithms" (ACM TOIT 2004).
+ *
+ * For a link from parent page P to child c:
+ *   inherited(c)    = decay * sim(P)          if P is relevant (sim(P) > threshold)
+ *                   = decay * inherited(P)    otherwise        -> decays geometrically with distance from relevant pages
+ *   anchor(c)       = sim(topic, anchor text of c)
+ *   context(c)      = 1 if anchor(c) > 0, else sim(topic, words around the anchor)
+ *   neighborhood(c) = beta * anchor(c) + (1 - beta) * context(c)
+ *   potential(c)    = gamma * inherited(c) + (1 - gamma) * neighborhood(c)
+ * Fish-search's depth bound is kept: a child of a relevant page gets `depth` steps to live, a child of an irrelevant
+ * page one fewer than its parent, and links of a page with none left are not followed (depth = 0: no bound).
+ * The frontier (bounded, MAX_BUFFER) is fetched best potential first.
+ */
+import type { EvaluatedPage, FrontierEntry, Json, Strategy, StrategyContext } from '../types';
+import { PriorityFrontier } from '../frontier/priority-frontier';
+import { positiveIntParam, type StrategyInfo } from './spec';
+import { asArray, asObject, finite, num, numParam, str, termsSimilarity, topicTerms, type TopicTerms } from './link-scoring';
+
+export const SHARK_DEFAULTS = { decay: 0.5, beta: 0.8, gamma: 0.8, threshold: 0, depth: 0, n: 1 };
+
+/** Per queued URL: its inherited score and remaining depth (the best sighting wins). */
+type Inheritance = { inherited: number; ttl: number };
+
+/** The score parts of one link, exposed for tests and the popup's "why this link" view. */
+export interface SharkScore {
+  inherited: number;
+  anchor: number;
+  context: number;
+  neighborhood: number;
+  potential: number;
+  /** Remaining depth the child gets. */
+  ttl: number;
+}
+
+export class SharkSearch implements Strategy {
+  readonly name = 'shark-search';
+  readonly params: typeof SHARK_DEFAULTS;
+  private readonly topic: TopicTerms;
+  private frontier: PriorityFrontier;
+  /** For queued URLs and fetched-but-not-yet-evaluated URLs. */
+  private info = new Map<string, Inheritance>();
+
+  constructor(ctx: StrategyContext) {
+    this.params = {
+      decay: numParam(ctx.params, 'decay', SHARK_DEFAULTS.decay),
+      beta: numParam(ctx.params, 'beta', SHARK_DEFAULTS.beta),
+      gamma: numParam(ctx.params, 'gamma', SHARK_DEFAULTS.gamma),
+      threshold: numParam(ctx.params, 'threshold', SHARK_DEFAULTS.threshold),
+      depth: numParam(ctx.params, 'depth', SHARK_DEFAULTS.depth),
+      n: positiveIntParam(ctx.params, 'n', SHARK_DEFAULTS.n),
+    };
+    this.topic = topicTerms(ctx.topic);
+    this.frontier = this.makeFrontier(ctx.maxBuffer);
+  }
+
+  private makeFrontier(capacity: number): PriorityFrontier {
+    return new PriorityFrontier(capacity, { onEvict: (e) => this.info.delete(e.url) });
+  }
+
+  addSeeds(urls: string[]): void {
+    for (const url of urls) {
+      // Seeds: above any potential (potentials are <= 1); they inherit nothing and get the full depth.
+      if (this.frontier.add({ url, score: 2, depth: 0 }) !== 'rejected')
+        this.info.set(url, { inherited: 0, ttl: this.params.depth });
+    }
+  }
+
+  /** Scores the links of `page` (without queuing them). */
+  scoreLinks(page: EvaluatedPage): { url: string; score: SharkScore }[] {
+    const p = this.params;
+    const sim = finite(page.evaluation.score);
+    const own = this.info.get(page.url) ?? { inherited: 0, ttl: p.depth };
+    const relevant = sim > p.threshold;
+    const inherited = relevant ? p.decay * sim : p.decay * own.inherited;
+    const ttl = p.depth > 0 ? (relevant ? p.depth : own.ttl - 1) : 0;
+    return page.links.map((link) => {
+      const anchor = termsSimilarity(link.anchorTerms, this.topic.vector);
+      const context = anchor > 0 ? 1 : termsSimilarity([...link.contextBefore, ...link.contextAfter], this.topic.vector);
+      const neighborhood = p.beta * anchor + (1 - p.beta) * context;
+      const potential = p.gamma * inherited + (1 - p.gamma) * neighborhood;
+      return { url: link.url, score: { inherited, anchor, context, neighborhood, potential, ttl } };
+    });
+  }
+
+  onPage(page: EvaluatedPage): void {
+    const own = this.info.get(page.url);
+    const p = this.params;
+    const relevant = finite(page.evaluation.score) > p.threshold;
+    // Fish-search depth bound: an irrelevant page with no depth left ends its path.
+    const follow = !page.evaluation.robots?.nofollow && !(p.depth > 0 && !relevant && (own?.ttl ?? p.depth) <= 1);
+    const scored = follow ? this.scoreLinks(page) : [];
+    this.info.delete(page.url);
+    for (const { url, score } of scored) {
+      const result = this.frontier.add({ url, score: score.potential, depth: page.depth + 1, from: page.url });
+      if (result === 'added' || result === 'evicted-other' || result === 'raised') {
+        this.info.set(url, { inherited: score.inherited, ttl: score.ttl });
+      }
+    }
+  }
+
+  onError(url: string): void {
+    this.info.delete(url);
+  }
+
+  nextBatch(max: number): FrontierEntry[] {
+    const k = Math.min(this.params.n, Math.floor(max));
+    return k > 0 ? this.frontier.popTop(k) : [];
+  }
+
+  frontierSize(): number {
+    return this.frontier.size;
+  }
+
+  /** Queued links, best first. */
+  entries(): FrontierEntry[] {
+    return this.frontier.entries();
+  }
+
+  /** Inherited score of a queued (or in-flight) URL. */
+  inheritedOf(url: string): number | undefined {
+    return this.info.get(url)?.inherited;
+  }
+
+  save(): Json {
+    return { frontier: this.frontier.toJSON(), info: [...this.info.entries()].map(([u, i]) => [u, i.inherited, i.ttl]) };
+  }
+
+  /** @throws TypeError if `state` is not the output of {@link save}. */
+  restore(state: Json): void {
+    const s = asObject(state, 'shark-search');
+    this.info = new Map();
+    this.frontier = PriorityFrontier.fromJSON(s.frontier, { onEvict: (e) => this.info.delete(e.url) });
+    for (const raw of asArray(s.info, 'shark-search info')) {
+      const [u, inh, ttl] = asArray(raw, 'shark-search info entry');
+      this.info.set(str(u, 'url'), { inherited: num(inh, 'inherited'), ttl: num(ttl, 'ttl') });
+    }
+  }
+}
+
+/** The registry entry (lib/engine/strategies/registry.ts lists every strategy). */
+export const sharkSearchInfo: StrategyInfo = {
+  name: 'shark-search',
+  label: 'Shark-search',
+  description:
+    'Best-first on a potential score: an inherited score that decays with distance from relevant pages, combined ' +
+    'with the similarity of the anchor text and of the words around the anchor to the topic.',
+  source:
+    'M. Hersovici, M. Jacovi, Y. S. Maarek, D. Pelleg, M. Shtalhaim, S. Ur. The shark-search algorithm. An ' +
+    'application: tailored Web site mapping. WWW7, 1998.',
+  params: [
+    {
+      name: 'decay',
+      label: 'Decay (δ)',
+      type: 'number',
+      default: SHARK_DEFAULTS.decay,
+      min: 0,
+      max: 1,
+      description: 'inherited score factor per link away from a relevant page',
+    },
+    {
+      name: 'beta',
+      label: 'Anchor weight (β)',
+      type: 'number',
+      default: SHARK_DEFAULTS.beta,
+      min: 0,
+      max: 1,
+      description: 'anchor text versus anchor context in the neighborhood score',
+    },
+    {
+      name: 'gamma',
+      label: 'Inherited weight (γ)',
+      type: 'number',
+      default: SHARK_DEFAULTS.gamma,
+      min: 0,
+      max: 1,
+      description: 'inherited versus neighborhood score in the potential',
+    },
+    {
+      name: 'threshold',
+      label: 'Relevance threshold',
+      type: 'number',
+      default: SHARK_DEFAULTS.threshold,
+      min: 0,
+      max: 1,
+      description: 'a page is relevant when its similarity exceeds this',
+    },
+    {
+      name: 'depth',
+      label: 'Depth bound (D)',
+      type: 'number',
+      default: SHARK_DEFAULTS.depth,
+      min: 0,
+      max: 1000,
+      integer: true,
+      description: 'links followed at most this far from a relevant page (0 = no bound)',
+    },
+    {
+      name: 'n',
+      label: 'Links per round',
+      type: 'number',
+      default: SHARK_DEFAULTS.n,
+      min: 1,
+      max: 10_000,
+      integer: true,
+      description: 'best links handed out per round',
+    },
+  ],
+  create: (ctx) => new SharkSearch(ctx),
+};
