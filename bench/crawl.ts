@@ -34,9 +34,7 @@ export async function crawlOnce(
       seeds: seedsFor(web.web, topic, 3).map((p) => web.urlOf(p)),
       strategy: { ...strategy, seed: 1 },
       limits: { maxPages, maxBuffer: 256 },
-      fetcher: createFetcher({ politenessDelayMs: 0, concurrency: 8, urlPolicy: policy }),
-      urlPolicy: policy,
-      concurrency: 8,
+      fetcher: createFetcher({ politenessDelayMs: 0, maxInFlight: 8, urlPolicy: policy }),
     });
     const t0 = performance.now();
     let pages = 0;

@@ -108,13 +108,11 @@ async function cliRun(maxPages: number, latencyMs: number, n: number, browserPid
       limits: { maxPages, maxBuffer: MAX_BUFFER },
       fetcher: createFetcher({
         politenessDelayMs: 0,
-        concurrency: CONCURRENCY,
+        maxInFlight: CONCURRENCY,
         timeoutMs: FETCH_TIMEOUT_MS,
         respectRobots: true,
         urlPolicy: policy,
       }),
-      urlPolicy: policy,
-      concurrency: CONCURRENCY,
     });
     let pages = 0;
     const cpu0 = snapshot(browserPid);

@@ -7,10 +7,24 @@
  */
 import { readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { createCrawl } from '../lib/engine';
+import { createCrawl, migrateCheckpoint } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { listStrategies, strategySpec } from '../lib/engine';
-import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord } from '../lib/engine';
+import type { CrawlCheckpoint, CrawlCheckpointV1, CrawlStats, PageResult, SkipRecord } from '../lib/engine';
+
+/** What --save writes: the crawl's checkpoint (resume state) with the pages and skips delivered so far. */
+interface SaveFile {
+  checkpoint: CrawlCheckpoint;
+  results: PageResult[];
+  skips: SkipRecord[];
+}
+
+/** Reads a --save file, or a bare checkpoint of the batch loop (version 1, which held its results and skips). */
+function readSaveFile(text: string): SaveFile {
+  const data = JSON.parse(text) as SaveFile | CrawlCheckpointV1;
+  if ('version' in data && data.version === 1) return migrateCheckpoint(data);
+  return data as SaveFile;
+}
 
 const HELP = `Usage: npm run crawl -- "<topic keywords>" <seed URL>... [options]
 
@@ -19,12 +33,12 @@ Crawls outward from the seed URLs and prints the pages most similar to the topic
 Options:
   --strategy NAME       crawl strategy (default forager); also best-n-first, bfs1, bfs16, best-first, breadth-first,
                         shark-search, pagerank, infospiders, anchor-text, adaptive-bnf (--list-strategies)
-  --n N                 links fetched per round (greediness; Best-N-First's N, 1 = greedy Best-First)
+  --n N                 greediness: each link fetched is drawn from the N best (Best-N-First's N, 1 = greedy Best-First)
   --param KEY=VALUE     any other strategy parameter (repeatable)
   --max-pages N         pages to evaluate (default 500)
   --max-buffer N        frontier capacity MAX_BUFFER (default 256)
   --delay MS            minimum delay between requests to one site (default 1000; robots.txt crawl-delay wins if larger)
-  --concurrency N       requests in flight over all sites (default 6)
+  --concurrency N       requests in flight over all sites (default 6); one per site while --delay is above 0
   --timeout MS          per-request timeout (default 10000)
   --max-bytes N         bytes read per page (default 102400)
   --stay-on-sites       follow only links to the seeds' hosts
@@ -34,7 +48,7 @@ Options:
   --lang CODE           stop-word language of the topic (default en)
   --top N               how many pages to print (default 25)
   --all                 include the seeds in the printed list (default: fresh pages only)
-  --save FILE           write a checkpoint to FILE after every round and on Ctrl-C
+  --save FILE           write a checkpoint and the pages so far to FILE when the crawl stands still (Ctrl-C, the end)
   --resume FILE         continue the crawl saved in FILE (topic and seeds come from it)
   --json                print everything (results, skips, stats) as JSON
   --quiet               no progress on stderr
@@ -122,10 +136,10 @@ async function main(): Promise<void> {
     return;
   }
 
-  let checkpoint: CrawlCheckpoint | undefined;
+  let saved: SaveFile | undefined;
   if (o.resume) {
     try {
-      checkpoint = JSON.parse(readFileSync(o.resume, 'utf8')) as CrawlCheckpoint;
+      saved = readSaveFile(readFileSync(o.resume, 'utf8'));
     } catch (error) {
       fail(`cannot read checkpoint ${o.resume}: ${(error as Error).message}`);
     }
@@ -133,6 +147,7 @@ async function main(): Promise<void> {
     fail('give the topic keywords and at least one seed URL');
   }
   const [keywords = '', ...seeds] = positionals;
+  const checkpoint = saved?.checkpoint;
 
   let spec: { name: string; params: Record<string, number | string | boolean> };
   try {
@@ -165,7 +180,7 @@ async function main(): Promise<void> {
   };
   const fetcher = createFetcher({
     politenessDelayMs: intOption(o.delay, 'delay', 1000),
-    concurrency: intOption(o.concurrency, 'concurrency', 6, 1),
+    maxInFlight: intOption(o.concurrency, 'concurrency', 6, 1),
     timeoutMs: intOption(o.timeout, 'timeout', 10_000, 1),
     maxBytes: intOption(o['max-bytes'], 'max-bytes', 100 * 1024, 1024),
     respectRobots: !o['ignore-robots'],
@@ -191,7 +206,6 @@ async function main(): Promise<void> {
         maxBuffer: intOption(o['max-buffer'], 'max-buffer', 256, 1),
       },
       fetcher,
-      urlPolicy,
       signal: controller.signal,
       checkpoint,
     });
@@ -199,27 +213,29 @@ async function main(): Promise<void> {
     fail((error as Error).message);
   }
 
-  const initial = run.checkpoint();
-  if (initial.seeds.length === 0) {
-    fail(`no usable seed URL: ${initial.skips.map((k) => `"${k.url}" (${k.detail})`).join(', ')}`);
+  const results: PageResult[] = [...(saved?.results ?? [])];
+  const skips: SkipRecord[] = [...(saved?.skips ?? [])];
+  if (run.checkpoint().seeds.length === 0) {
+    const refused: string[] = [];
+    for await (const event of run.events()) if (event.type === 'skip') refused.push(`"${event.skip.url}" (${event.skip.detail})`);
+    fail(`no usable seed URL: ${refused.join(', ')}`);
   }
 
-  const save = (cp: CrawlCheckpoint) => {
+  const save = () => {
     if (!o.save) return;
     const tmp = `${o.save}.tmp`;
-    writeFileSync(tmp, JSON.stringify(cp));
+    const file: SaveFile = { checkpoint: run.checkpoint(), results, skips };
+    writeFileSync(tmp, JSON.stringify(file));
     renameSync(tmp, o.save); // atomic: a crash never leaves half a checkpoint
   };
 
-  const results: PageResult[] = [...(checkpoint?.results ?? [])];
-  const skips: SkipRecord[] = [...(checkpoint?.skips ?? [])];
   let lastProgress = 0;
   let stats: CrawlStats = run.stats();
   let reason = 'aborted';
   for await (const event of run.events()) {
     if (event.type === 'page') results.push(event.page);
     else if (event.type === 'skip') skips.push(event.skip);
-    else if (event.type === 'checkpoint' && o.save) save(run.checkpoint());
+    else if (event.type === 'checkpoint') save();
     else if (event.type === 'done') reason = event.reason;
     if ('stats' in event) stats = event.stats;
     if (!o.quiet && (event.type === 'done' || Date.now() - lastProgress > 500)) {

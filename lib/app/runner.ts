@@ -6,8 +6,8 @@
  * would halve both); starting another while one runs is refused with a message. Paused crawls take no slot.
  *
  * Persistence, through one write queue per run (so an older checkpoint can never overwrite a newer one): each write
- * is one transaction holding the new pages and skips, the checkpoint (without its results: the page list has them)
- * and the record's stats. Writes happen behind the crawl (it never waits for the disk, batch ends included), at
+ * is one transaction holding the pages and skips delivered since the last write (collected from the crawl's events),
+ * the checkpoint (resume state only) and the record's stats. Writes happen behind the crawl (it never waits for the disk, batch ends included), at
  * most every `flushEveryMs`. The crawl's checkpoint is valid at any moment and records the outcomes already in, so
  * a killed worker loses at most the pages of the last interval and the fetches in flight: those are fetched again,
  * and the store keeps one copy of a page per URL.
@@ -16,11 +16,11 @@
  * always starts a new run from the stored checkpoint: the same path a restarted service worker takes, so it is the
  * path every pause/resume exercises.
  */
-import { createCrawl as defaultCreateCrawl, type Crawl, type CrawlOptions } from '../engine';
+import { createCrawl as defaultCreateCrawl, migrateCheckpoint, type Crawl, type CrawlOptions } from '../engine';
 import type { CrawlSnapshot, StartRequest, StrategyInfo } from './protocol';
 import { emptyStats } from './protocol';
 import type { CrawlRecord, CrawlSettings, CrawlStore } from './store/types';
-import type { CrawlEvent, CrawlStats, Evaluator, PageFetcher, PageResult } from '../engine';
+import type { CrawlCheckpoint, CrawlCheckpointV1, CrawlEvent, CrawlStats, Evaluator, PageFetcher, PageResult, SkipRecord } from '../engine';
 import type { UrlPolicy } from '../engine';
 import { crawlPolicy, MAX_NAME_LENGTH, validateStart } from './settings';
 
@@ -68,9 +68,9 @@ interface Run {
   crawl: Crawl;
   controller: AbortController;
   fetcher: PageFetcher & { close?(): void };
-  /** How many of the crawl's results / skips (lists it only appends to) are in the store already. */
-  savedPages: number;
-  savedSkips: number;
+  /** Pages and skips delivered by the crawl's events and not written yet (written with the next checkpoint). */
+  unsavedPages: PageResult[];
+  unsavedSkips: SkipRecord[];
   lastFlush: number;
   writes: Promise<void>;
   /** pause() was asked: end the run once the crawl reaches its pause checkpoint. */
@@ -319,10 +319,14 @@ export class CrawlRunner {
   private async launch(record: CrawlRecord): Promise<void> {
     // A paused run still winding down holds the slot until its last checkpoint is written.
     if (this.run) await this.run.loop;
-    const checkpoint = await this.deps.store.getCheckpoint(record.id);
-    // Checkpoints are stored without their results (the pages are in the page list, written in the same
-    // transaction); one from an older version may hold them: make sure they are in the page list too (idempotent).
-    if (checkpoint?.results.length) await this.deps.store.addPages(record.id, checkpoint.results);
+    let checkpoint = await this.deps.store.getCheckpoint(record.id);
+    if (checkpoint && (checkpoint as CrawlCheckpoint | CrawlCheckpointV1).version === 1) {
+      // A checkpoint of the batch loop, which carried pages and skips: those go to their lists (idempotent).
+      const migrated = migrateCheckpoint(checkpoint as unknown as CrawlCheckpointV1);
+      await this.deps.store.addPages(record.id, migrated.results);
+      await this.deps.store.addSkips(record.id, migrated.skips);
+      checkpoint = migrated.checkpoint;
+    }
     const policy = crawlPolicy(record.seeds, record.settings);
     try {
       await this.deps.guardNetwork?.(policy);
@@ -340,7 +344,6 @@ export class CrawlRunner {
         limits: { maxPages: record.settings.maxPages, maxBuffer: record.settings.maxBuffer },
         fetcher,
         evaluator: this.deps.evaluator,
-        urlPolicy: policy,
         signal: controller.signal,
         checkpoint: checkpoint ?? undefined,
       });
@@ -356,8 +359,8 @@ export class CrawlRunner {
       crawl,
       controller,
       fetcher,
-      savedPages: checkpoint?.results.length ?? 0,
-      savedSkips: checkpoint?.skips.length ?? 0,
+      unsavedPages: [],
+      unsavedSkips: [],
       lastFlush: this.now(),
       writes: Promise.resolve(),
       pausing: false,
@@ -386,10 +389,12 @@ export class CrawlRunner {
       for await (const event of run.crawl.events()) {
         switch (event.type) {
           case 'page':
+            run.unsavedPages.push(event.page);
             this.setStats(run, event.stats, [event.page]);
             this.requestFlush(run);
             break;
           case 'skip':
+            run.unsavedSkips.push(event.skip);
             this.setStats(run, event.stats, []);
             this.requestFlush(run);
             break;
@@ -491,26 +496,29 @@ export class CrawlRunner {
   }
 
   /**
-   * Writes the crawl's current checkpoint with the pages and skips it holds that are not stored yet, and the
-   * record's stats, in one transaction. The pages come from the checkpoint itself (the crawl only appends to its
-   * results and skips), so what is written always matches the checkpoint written with it: a page the checkpoint
-   * counts is stored, and a stored page is never fetched again. The checkpoint is stored without its results (the
-   * page list has them): each write costs the crawl state and the new pages, not every page so far.
+   * Writes the crawl's current checkpoint with the pages and skips delivered since the last write, and the record's
+   * stats, in one transaction. The checkpoint and the lists are taken in one synchronous step, and a checkpoint covers
+   * exactly the outcomes whose events were delivered, so what is written always matches: a page the checkpoint counts
+   * is stored, and a stored page is never fetched again.
    */
   private async persist(run: Run): Promise<void> {
-    const cp = run.crawl.checkpoint();
-    const pages = cp.results.slice(run.savedPages);
-    const skips = cp.skips.slice(run.savedSkips);
+    const checkpoint = run.crawl.checkpoint();
+    const pages = run.unsavedPages.splice(0);
+    const skips = run.unsavedSkips.splice(0);
     run.lastFlush = this.now();
-    await this.deps.store.saveProgress(run.id, {
-      pages,
-      skips,
-      checkpoint: { ...cp, results: [] },
-      patch: { stats: run.record.stats, updatedAt: this.now() },
-    });
-    // Writes are serialized (enqueue): counted only once stored, so a failed write's pages go with the next one.
-    run.savedPages = cp.results.length;
-    run.savedSkips = cp.skips.length;
+    try {
+      await this.deps.store.saveProgress(run.id, {
+        pages,
+        skips,
+        checkpoint,
+        patch: { stats: run.record.stats, updatedAt: this.now() },
+      });
+    } catch (error) {
+      // Not stored: they go with the next write.
+      run.unsavedPages.unshift(...pages);
+      run.unsavedSkips.unshift(...skips);
+      throw error;
+    }
   }
 }
 
