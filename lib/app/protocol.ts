@@ -197,14 +197,5 @@ export function isEvaluatorCrashNotice(message: unknown): message is EvaluatorCr
 
 /** The stats a new crawl starts with. */
 export function emptyStats(maxPages: number): CrawlStats {
-  return {
-    pagesEvaluated: 0,
-    maxPages,
-    errors: 0,
-    frontierSize: 0,
-    fetchesInFlight: 0,
-    elapsedMs: 0,
-    meanScore: 0,
-    linksRefused: 0,
-  };
+  return { pagesEvaluated: 0, maxPages, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 };
 }

@@ -21,6 +21,7 @@
  * fetches in flight are in it as `inFlight` and are fetched again on resume.
  */
 import { type Clock, realClock, type TimerHandle } from './clock';
+import { DEFAULT_MAX_IN_FLIGHT } from './fetch/fetcher';
 import { localEvaluator } from './html/evaluate';
 import { createStrategy } from './strategies/index';
 import { canonicalizeUrl } from './url/canonical';
@@ -44,6 +45,7 @@ import type {
 } from './types';
 
 export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
+
 
 /** Examples kept per URL rule in {@link RefusedLinks}, and their length. */
 const REFUSED_EXAMPLES = 3;
@@ -163,8 +165,8 @@ class CrawlRun implements Crawl {
   constructor(private readonly options: CrawlOptions) {
     this.fetcher = options.fetcher;
     this.clock = options.fetcher.clock ?? realClock;
-    this.policy = options.fetcher.urlPolicy;
-    this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight) || 1);
+    this.policy = options.fetcher.urlPolicy ?? {};
+    this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
     this.evaluator = options.evaluator ?? localEvaluator;
     const cp = options.checkpoint;
     if (cp) {

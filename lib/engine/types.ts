@@ -191,10 +191,13 @@ export type FetchOutcome = FetchSuccess | FetchFailure;
  */
 export interface PageFetcher {
   fetch(url: string, signal?: AbortSignal): Promise<FetchOutcome>;
-  /** Requests in flight at most: the crawl keeps this many fetches going. */
-  readonly maxInFlight: number;
-  /** The URL rules this fetcher applies to every URL and redirect hop; the crawl applies them to outlinks too. */
-  readonly urlPolicy: UrlPolicy;
+  /** Requests in flight at most: the crawl keeps this many fetches going. Absent: 6. */
+  readonly maxInFlight?: number;
+  /**
+   * The URL rules this fetcher applies to every URL and redirect hop; the crawl applies them to outlinks too (one
+   * place for both). Absent: the default rules.
+   */
+  readonly urlPolicy?: UrlPolicy;
   /**
    * Whether fetch(url) would send its request now, without waiting for its site (politeness pause, Retry-After,
    * per-site limit). Absent: every URL is always ready.
@@ -247,8 +250,8 @@ export interface CrawlStats {
   elapsedMs: number;
   /** Mean page score so far (harvest). */
   meanScore: number;
-  /** Outlinks refused by the URL rules so far (sightings; see {@link RefusedLinks}). */
-  linksRefused: number;
+  /** Outlinks refused by the URL rules so far (sightings; see {@link RefusedLinks}). Absent in stats stored before. */
+  linksRefused?: number;
   /** Where the time went, summed over fetches (they overlap, so these can exceed elapsedMs). */
   timings?: { fetchMs: number; evaluateMs: number; strategyMs: number };
 }

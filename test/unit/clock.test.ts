@@ -9,22 +9,7 @@ import { createFetcher } from '../../lib/engine/fetch/fetcher';
 import type { CrawlEvent } from '../../lib/engine/types';
 import { seedsFor, topicQuery } from '../../harness/testweb/generate';
 import { memoryWeb } from '../../harness/testweb/memory';
-
-/**
- * The discrete-event driver: let every promise callback run (one macrotask turn), then fire the next timer; until
- * `done` settles. Throws if nothing is scheduled while the work is not done (a stall).
- */
-async function drive<T>(clock: VirtualClock, work: Promise<T>): Promise<T> {
-  let finished = false;
-  const result = work.finally(() => {
-    finished = true;
-  });
-  while (!finished) {
-    await new Promise((resolve) => setImmediate(resolve));
-    if (!finished && !clock.fireNext()) throw new Error(`stalled at ${clock.now()} ms: no timer set and the work is not done`);
-  }
-  return result;
-}
+import { runOnVirtualClock } from '../../harness/virtual-time';
 
 describe('VirtualClock', () => {
   it('fires timers in time order, equal times in the order set, and skips cancelled ones', () => {
@@ -105,7 +90,7 @@ describe('a crawl on a virtual clock', () => {
       for await (const e of run.events()) events.push(e);
     };
     const realStart = performance.now();
-    await drive(clock, consume());
+    await runOnVirtualClock(clock, consume());
     const realMs = performance.now() - realStart;
     const pages = events.flatMap((e) => (e.type === 'page' ? [e.page] : []));
     const done = events.at(-1) as Extract<CrawlEvent, { type: 'done' }>;
@@ -132,7 +117,7 @@ describe('a crawl on a virtual clock', () => {
   it('keeps politeness in simulated time without waiting for real', async () => {
     const { requests, done, realMs } = await simulatedCrawl({ name: 'forager' }, 3);
     // One request at a time per site, and at least 1 s from the end of one to the start of the next.
-    const bySite = new Map<string, { at: number; answeredAt?: number }[]>();
+    const bySite = new Map<string, typeof requests>();
     for (const r of requests) bySite.set(r.site, [...(bySite.get(r.site) ?? []), r]);
     for (const [site, list] of bySite) {
       for (let i = 1; i < list.length; i++) {

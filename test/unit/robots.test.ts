@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../lib/engine/clock';
 import { RobotsCache, productToken } from '../../lib/engine/fetch/robots';
 
 /** A fake fetch answering from a table url -> Response factory, recording every call. */
@@ -135,16 +136,16 @@ describe('RobotsCache status codes (RFC 9309)', () => {
   });
 
   it('5xx, 429 and network errors mean unreachable: disallow everything, for a short while only', async () => {
-    let clock = 1_000_000;
+    const clock = new VirtualClock(1_000_000);
     let status = 503;
     const { fn, calls } = fakeFetch({ 'https://u.example/robots.txt': () => text('', status)() });
-    const robots = new RobotsCache({ fetch: fn, now: () => clock, unreachableTtlMs: 5 * 60_000 });
+    const robots = new RobotsCache({ fetch: fn, clock, unreachableTtlMs: 5 * 60_000 });
     expect(await robots.isAllowed('https://u.example/x')).toBe(false);
-    expect(await robots.status('https://u.example/')).toEqual({ kind: 'disallow-all', detail: 'HTTP 503' });
-    clock += 4 * 60_000;
+    expect(await robots.status('https://u.example/')).toEqual({ kind: 'disallow-all', reason: 'http-error', detail: 'HTTP 503' });
+    clock.advanceTo(clock.now() + 4 * 60_000);
     expect(await robots.isAllowed('https://u.example/x')).toBe(false);
     expect(calls).toHaveLength(1); // still cached
-    clock += 2 * 60_000;
+    clock.advanceTo(clock.now() + 2 * 60_000);
     status = 404;
     expect(await robots.isAllowed('https://u.example/x')).toBe(true); // expired and fetched again
     expect(calls).toHaveLength(2);
@@ -156,19 +157,20 @@ describe('RobotsCache status codes (RFC 9309)', () => {
     expect(await down.isAllowed('https://down.example/')).toBe(false);
     expect(await down.status('https://down.example/')).toMatchObject({
       kind: 'disallow-all',
+      reason: 'network',
       detail: expect.stringContaining('ENOTFOUND'),
     });
   });
 
   it('caches a fetched robots.txt for ttlMs', async () => {
-    let clock = 0;
+    const clock = new VirtualClock(0);
     const { fn, calls } = fakeFetch({ 'https://t.example/robots.txt': text('User-agent: *\nDisallow: /a\n') });
-    const robots = new RobotsCache({ fetch: fn, now: () => clock, ttlMs: 1000 });
+    const robots = new RobotsCache({ fetch: fn, clock, ttlMs: 1000 });
     await robots.isAllowed('https://t.example/a');
-    clock = 999;
+    clock.advanceTo(999);
     await robots.isAllowed('https://t.example/a');
     expect(calls).toHaveLength(1);
-    clock = 1000;
+    clock.advanceTo(1000);
     await robots.isAllowed('https://t.example/a');
     expect(calls).toHaveLength(2);
   });
@@ -227,7 +229,7 @@ describe('RobotsCache status codes (RFC 9309)', () => {
   it('times out a robots.txt that never comes (unreachable)', async () => {
     const robots = new RobotsCache({ fetch: () => new Promise<Response>(() => {}), timeoutMs: 100 });
     expect(await robots.isAllowed('https://slow.example/')).toBe(false);
-    expect(await robots.status('https://slow.example/')).toEqual({ kind: 'disallow-all', detail: 'timeout after 100 ms' });
+    expect(await robots.status('https://slow.example/')).toEqual({ kind: 'disallow-all', reason: 'timeout', detail: 'timeout after 100 ms' });
   });
 });
 

@@ -110,6 +110,9 @@ export type Fetcher = PageFetcher & {
   stats(): FetcherStats;
 };
 
+/** Requests in flight when not told otherwise (the crawl assumes it too for a fetcher that does not say). */
+export const DEFAULT_MAX_IN_FLIGHT = 6;
+
 /** A hop's result: a finished outcome, or the next URL to go to. */
 type HopResult = { done: Omit<FetchSuccess, 'elapsedMs'> | Omit<FetchFailure, 'elapsedMs'> } | { next: string };
 
@@ -129,7 +132,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const clock = options.clock ?? realClock;
   const maxCrawlDelayMs = options.maxCrawlDelayMs ?? 30_000;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
-  const maxInFlight = Math.max(1, Math.floor(options.maxInFlight ?? 6) || 1);
+  const maxInFlight = Math.max(1, Math.floor(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
   const maxPerSite = Math.min(maxInFlight, options.maxPerSite ?? (politenessDelayMs > 0 ? 1 : maxInFlight));
   const scheduler = new PolitenessScheduler({ maxInFlight, maxPerSite, clock });
   const robots = options.robots ?? new RobotsCache({ fetch: fetchFn, userAgent, timeoutMs, urlPolicy: policy, clock });
