@@ -113,16 +113,6 @@ async function until(cond: () => boolean | Promise<boolean>, what: string, tries
   throw new Error(`gave up waiting for ${what}`);
 }
 
-async function baseline(params: Record<string, number> = { n: 4 }): Promise<string[]> {
-  const store = createMemoryStore();
-  const web = makeWeb();
-  const fetchers: FakeFetcher[] = [];
-  const runner = makeRunner(store, fetchers, () => fakeFetcher(web, new Map()));
-  const record = await runner.start({ ...START, settings: { ...START.settings, params } });
-  await runner.whenIdle();
-  return (await store.getPages(record.id)).map((p) => p.url).sort();
-}
-
 describe('CrawlRunner', () => {
   it("installs the browser's network guard with the run's URL policy before the first request, and goes on if it fails", async () => {
     const store = createMemoryStore();
@@ -214,7 +204,6 @@ describe('CrawlRunner', () => {
   });
 
   it('pauses, persists, and resumes from the checkpoint without fetching anything twice', async () => {
-    const expected = await baseline();
     const store = createMemoryStore();
     const web = makeWeb();
     const completed = new Map<string, number>();
@@ -243,11 +232,14 @@ describe('CrawlRunner', () => {
     expect(done?.status).toBe('done');
     expect(done?.stats.pagesEvaluated).toBe(30);
     expect([...completed.entries()].filter(([, n]) => n > 1)).toEqual([]);
-    expect((await store.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected);
+    // The order of pages depends on when answers come (a continuous loop), so not the pages themselves: their number,
+    // each stored once, each one actually fetched.
+    const stored = (await store.getPages(record.id)).map((p) => p.url);
+    expect(new Set(stored).size).toBe(30);
+    for (const url of stored) expect(completed.get(url), url).toBe(1);
   });
 
-  it('picks up a crawl after the worker died mid-batch: same pages, none fetched twice', async () => {
-    const expected = await baseline();
+  it('picks up a crawl after the worker died mid-fetch: the budget reached, no page lost or fetched twice', async () => {
     const store = createMemoryStore();
     const web = makeWeb();
     const completed = new Map<string, number>();
@@ -255,7 +247,9 @@ describe('CrawlRunner', () => {
     const fetchersA: FakeFetcher[] = [];
     const a = makeRunner(store, fetchersA, () => fakeFetcher(web, completed, 10));
     const record = await a.start(START);
-    await until(() => fetchersA[0]?.hung > 0, 'worker A to hang');
+    // The kill: every fetch of A that does not hang has ended (a killed worker completes nothing afterwards).
+    const endedA = () => [...completed.values()].reduce((n, c) => n + c, 0);
+    await until(() => fetchersA[0]?.hung > 0 && endedA() === fetchersA[0].started - fetchersA[0].hung, 'worker A to hang');
     // Let A's last writes land (they are behind the crawl), as they would before a real kill.
     await until(async () => {
       const cp = await store.getCheckpoint(record.id);
@@ -274,13 +268,16 @@ describe('CrawlRunner', () => {
     expect(done?.status).toBe('done');
     expect(done?.stats.pagesEvaluated).toBe(30);
     expect([...completed.entries()].filter(([, n]) => n > 1)).toEqual([]);
-    expect((await store.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected);
+    // The order of pages depends on when answers come (a continuous loop), so not the pages themselves: their number,
+    // each stored once, each one actually fetched.
+    const stored = (await store.getPages(record.id)).map((p) => p.url);
+    expect(new Set(stored).size).toBe(30);
+    for (const url of stored) expect(completed.get(url), url).toBe(1);
   });
 
   it.each([9, 13, 17, 21, 25])(
     'loses no page when the worker dies while its writes are under way (kill at fetch %i)',
     async (killAt) => {
-      const expected16 = await baseline({ n: 16 });
       const base = createMemoryStore();
       const web = makeWeb();
       const completed = new Map<string, number>();
@@ -322,7 +319,9 @@ describe('CrawlRunner', () => {
       expect(done?.status).toBe('done');
       expect(done?.stats.pagesEvaluated).toBe(30);
       expect(await base.countPages(record.id)).toBe(30);
-      expect((await base.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected16);
+      const stored = (await base.getPages(record.id)).map((p) => p.url);
+      expect(new Set(stored).size).toBe(30);
+      for (const url of stored) expect(completed.get(url), url).toBeGreaterThanOrEqual(1);
     },
   );
 
