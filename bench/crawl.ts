@@ -8,6 +8,7 @@ import { createCrawl } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { seedsFor, topicQuery } from '../harness/testweb/generate';
 import { startTestWeb } from '../harness/testweb/server';
+import { median } from './stats';
 
 export interface CrawlBenchResult {
   pagesPerSecond: number;
@@ -17,8 +18,6 @@ export interface CrawlBenchResult {
   fetchMsPerPage: number;
   strategyMsPerPage: number;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One crawl of `maxPages` over a fresh test web; returns its figures. */
 export async function crawlOnce(

@@ -17,6 +17,7 @@ import { performance } from 'node:perf_hooks';
 import { Parser } from 'htmlparser2';
 import { evaluatePage } from '../lib/engine';
 import type { Topic } from '../lib/engine';
+import { median } from './stats';
 
 const PAGE_BYTES = 100 * 1024;
 const REPS = Math.max(5, Number(process.env.REPS) || 40);
@@ -31,12 +32,6 @@ interface BenchPage {
   group: string;
   body: Uint8Array;
   topic: Topic;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** Up to `max` HTML files over 60 KB under `root` (sorted walk, bounded). */

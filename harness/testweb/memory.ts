@@ -69,11 +69,14 @@ export function memoryWeb(opts: MemoryWebOptions): MemoryWeb {
         clock.clearTimer(timer);
         reject(signal?.reason ?? new Error('aborted'));
       };
-      const timer = clock.setTimer(() => {
-        signal?.removeEventListener('abort', onAbort);
-        log.answeredAt = clock.now();
-        resolve(answer(url, site));
-      }, latency(site, url.href, n));
+      const timer = clock.setTimer(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          log.answeredAt = clock.now();
+          resolve(answer(url, site));
+        },
+        latency(site, url.href, n),
+      );
       if (signal?.aborted) onAbort();
       else signal?.addEventListener('abort', onAbort, { once: true });
     });

@@ -20,7 +20,16 @@ import { createCrawl as defaultCreateCrawl, migrateCheckpoint, type Crawl, type 
 import type { CrawlSnapshot, StartRequest, StrategyInfo } from './protocol';
 import { emptyStats } from './protocol';
 import type { CrawlRecord, CrawlSettings, CrawlStore } from './store/types';
-import type { CrawlCheckpoint, CrawlCheckpointV1, CrawlEvent, CrawlStats, Evaluator, PageFetcher, PageResult, SkipRecord } from '../engine';
+import type {
+  CrawlCheckpoint,
+  CrawlCheckpointV1,
+  CrawlEvent,
+  CrawlStats,
+  Evaluator,
+  PageFetcher,
+  PageResult,
+  SkipRecord,
+} from '../engine';
 import type { UrlPolicy } from '../engine';
 import { crawlPolicy, MAX_NAME_LENGTH, validateStart } from './settings';
 

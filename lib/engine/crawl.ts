@@ -46,7 +46,6 @@ import type {
 
 export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
 
-
 /** Examples kept per URL rule in {@link RefusedLinks}, and their length. */
 const REFUSED_EXAMPLES = 3;
 const REFUSED_EXAMPLE_CHARS = 300;
@@ -321,7 +320,12 @@ class CrawlRun implements Crawl {
         // URLs are queued but every one waits for its site: sleep until the first site is ready again.
         if (this.fetcher.nextReadyAt?.() === undefined) {
           // The fetcher says nothing rests, yet nothing was ready: do not wait for a change that will not come.
-          if (!this.dispatch(this.take(() => true), signal)) {
+          if (
+            !this.dispatch(
+              this.take(() => true),
+              signal,
+            )
+          ) {
             yield* this.standStill();
             yield { type: 'done', reason: 'exhausted', stats: this.stats() };
             return;
@@ -363,7 +367,8 @@ class CrawlRun implements Crawl {
   private sleep(signal?: AbortSignal): Promise<void> {
     if (this.finished.length > 0 || signal?.aborted) return Promise.resolve();
     let timer: TimerHandle | undefined;
-    const waiting = !this.pausedFlag && this.running < this.maxInFlight && this.running + this.pagesEvaluated < this.limits.maxPages;
+    const waiting =
+      !this.pausedFlag && this.running < this.maxInFlight && this.running + this.pagesEvaluated < this.limits.maxPages;
     const readyAt = waiting ? this.fetcher.nextReadyAt?.() : undefined;
     return new Promise<void>((resolve) => {
       this.wake = resolve;

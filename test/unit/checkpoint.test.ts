@@ -45,7 +45,13 @@ function v1(): CrawlCheckpointV1 {
       },
     },
     limits: { maxPages: 10, maxBuffer: 64 },
-    fetched: ['https://s.example/a', 'https://s.example/b', 'https://s.example/c', 'https://s.example/c-final', 'https://s.example/d'],
+    fetched: [
+      'https://s.example/a',
+      'https://s.example/b',
+      'https://s.example/c',
+      'https://s.example/c-final',
+      'https://s.example/d',
+    ],
     pendingBatch: [
       { url: 'https://s.example/c', score: 0.5, depth: 1, from: 'https://s.example/a' },
       { url: 'https://s.example/d', score: 0.5, depth: 1, from: 'https://s.example/a' },

@@ -403,7 +403,16 @@ describe('the continuous loop on a virtual clock', () => {
   });
 
   it('applies meta robots nofollow in the loop, for every strategy: the links of such a page reach none', async () => {
-    for (const name of ['forager', 'best-n-first', 'breadth-first', 'pagerank', 'infospiders', 'shark-search', 'anchor-text', 'adaptive-bnf']) {
+    for (const name of [
+      'forager',
+      'best-n-first',
+      'breadth-first',
+      'pagerank',
+      'infospiders',
+      'shark-search',
+      'anchor-text',
+      'adaptive-bnf',
+    ]) {
       const requested: string[] = [];
       const fetchFn: typeof fetch = async (input) => {
         const url = String(input);

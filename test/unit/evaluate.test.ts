@@ -166,9 +166,11 @@ describe('evaluatePage', () => {
     expect(r.links[0].contextBefore).toEqual(['first', 'context']);
   });
 
-  it('caps a link\'s anchor text at 300 characters, at a word boundary (one hostile link carried 60,671)', () => {
+  it("caps a link's anchor text at 300 characters, at a word boundary (one hostile link carried 60,671)", () => {
     const words = Array.from({ length: 9000 }, (_, i) => `coffee${i % 10}`).join(' ');
-    const r = evaluate(`<a href="/long">${words}</a><a href="/long">second anchor</a><a href="/t" title="${'x '.repeat(5000)}"></a>`);
+    const r = evaluate(
+      `<a href="/long">${words}</a><a href="/long">second anchor</a><a href="/t" title="${'x '.repeat(5000)}"></a>`,
+    );
     const long = r.links.find((l) => l.url.endsWith('/long'))!;
     expect(long.anchorText.length).toBeLessThanOrEqual(300);
     expect(long.anchorText.length).toBeGreaterThan(240);

@@ -230,7 +230,11 @@ describe('RobotsCache status codes (RFC 9309)', () => {
   it('times out a robots.txt that never comes (unreachable)', async () => {
     const robots = new RobotsCache({ fetch: () => new Promise<Response>(() => {}), timeoutMs: 100 });
     expect(await robots.isAllowed('https://slow.example/')).toBe(false);
-    expect(await robots.status('https://slow.example/')).toEqual({ kind: 'disallow-all', reason: 'timeout', detail: 'timeout after 100 ms' });
+    expect(await robots.status('https://slow.example/')).toEqual({
+      kind: 'disallow-all',
+      reason: 'timeout',
+      detail: 'timeout after 100 ms',
+    });
   });
 });
 
@@ -274,7 +278,8 @@ describe('RobotsCache against a loopback server', () => {
 });
 
 describe('RobotsRules (RFC 9309 matching)', () => {
-  const allowed = (text: string, path: string, agent = 'Forager') => new RobotsRules(text).isAllowed(`https://r.example${path}`, agent);
+  const allowed = (text: string, path: string, agent = 'Forager') =>
+    new RobotsRules(text).isAllowed(`https://r.example${path}`, agent);
 
   it('the longest match wins, Allow wins a tie, and /robots.txt is always allowed', () => {
     const text = 'User-agent: *\nDisallow: /a\nAllow: /a/b\nDisallow: /a/b/c\nAllow: /x\nDisallow: /x\nDisallow: /\n';

@@ -40,11 +40,14 @@ interface Group {
   crawlDelaySeconds?: number;
 }
 
-/** Upper-cases percent escapes and percent-encodes characters outside ASCII, as RFC 9309 2.2.2 asks of both sides. */
+/**
+ * Upper-cases percent escapes and percent-encodes characters outside printable ASCII (as URL paths hold them), as
+ * RFC 9309 2.2.2 asks of both sides.
+ */
 function normalizeEncoding(text: string): string {
   let out = text;
-  if (/[^\x00-\x7f]/.test(out)) {
-    out = out.replace(/[^\x00-\x7f]+/g, (chunk) => {
+  if (/[^ -~]/.test(out)) {
+    out = out.replace(/[^ -~]+/g, (chunk) => {
       try {
         return encodeURIComponent(chunk);
       } catch {
@@ -52,7 +55,7 @@ function normalizeEncoding(text: string): string {
       }
     });
   }
-  return out.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  return out.replace(/%[0-9a-f]{2}/gi, (percent) => percent.toUpperCase());
 }
 
 /** Parses one Allow/Disallow pattern; undefined for an empty one or one that can never match. */

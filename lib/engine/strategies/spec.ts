@@ -42,7 +42,10 @@ export type StrategyParams = Record<string, number | string | boolean>;
  * numeric strings (from a command line) are converted.
  * @throws Error naming the parameter if one is unknown, of the wrong type or out of range.
  */
-export function resolveParams(info: Pick<StrategyInfo, 'name' | 'params'>, given: StrategyContext['params'] = {}): StrategyParams {
+export function resolveParams(
+  info: Pick<StrategyInfo, 'name' | 'params'>,
+  given: StrategyContext['params'] = {},
+): StrategyParams {
   const out: StrategyParams = {};
   const specs = new Map(info.params.map((p) => [p.name, p]));
   for (const name of Object.keys(given)) {
@@ -72,7 +75,6 @@ export function resolveParams(info: Pick<StrategyInfo, 'name' | 'params'>, given
   }
   return out;
 }
-
 
 /**
  * {@link resolveParams} for strategies whose parameters are all numbers: the complete, checked values by name. A
