@@ -31,7 +31,7 @@ import { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from '../lib/engine';
 import { FORAGER_DEFAULTS } from '../lib/engine';
 import type { CrawlRecord } from '../lib/app/store/types';
 import { seedsFor, topicQuery } from '../harness/testweb/generate';
-import { startTestWeb } from '../harness/testweb/server';
+import { startTestWeb, type RunningTestWeb } from '../harness/testweb/server';
 import {
   buildExtension,
   launchChromium,
@@ -181,22 +181,43 @@ function observeLongTasks(): void {
   }
 }
 
-/** One crawl in the extension, started from the popup on a results page whose results are the CLI's seeds. */
-async function extensionRun(chromium: ChromiumSession, maxPages: number, latencyMs: number, n: number): Promise<ExtensionRun> {
-  const browserPid = chromium.browser.process()?.pid;
+/** A results page whose results are the CLI's seeds, open in a tab, and the popup for that tab, at its start form. */
+async function openPopupOnSerp(
+  chromium: ChromiumSession,
+  latencyMs: number,
+  beforeLoad?: () => void,
+): Promise<{ web: RunningTestWeb; worker: WebWorker; popup: Page; close(): Promise<void> }> {
   const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   const serp = await startDemoSerp(web, { topicId: web.web.topics[0].id, results: 3 });
   let popup: Page | undefined;
   const tab = await chromium.browser.newPage();
+  const close = async () => {
+    await popup?.close().catch(() => {});
+    await tab.close().catch(() => {});
+    await serp.close();
+    await web.close();
+  };
   try {
     const worker = await chromium.worker();
     await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
     const tabId = await tabIdOf(worker, serp.url);
     popup = await chromium.browser.newPage();
     await popup.setViewport({ width: 460, height: 640 });
-    await popup.evaluateOnNewDocument(observeLongTasks);
+    if (beforeLoad) await popup.evaluateOnNewDocument(beforeLoad);
     await popup.goto(`chrome-extension://${chromium.extensionId}/popup.html?tab=${tabId}`, { waitUntil: 'domcontentloaded' });
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    return { web, worker, popup, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** One crawl in the extension, started from the popup on a results page whose results are the CLI's seeds. */
+async function extensionRun(chromium: ChromiumSession, maxPages: number, latencyMs: number, n: number): Promise<ExtensionRun> {
+  const browserPid = chromium.browser.process()?.pid;
+  const { worker, popup, close } = await openPopupOnSerp(chromium, latencyMs, observeLongTasks);
+  try {
     await popup
       .$eval(tid('param-n'), (e) => (e as HTMLInputElement).value)
       .then((n) => {
@@ -248,10 +269,7 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
       longTasks: tasks.length,
     };
   } finally {
-    await popup?.close().catch(() => {});
-    await tab.close().catch(() => {});
-    await serp.close();
-    await web.close();
+    await close();
   }
 }
 
@@ -326,18 +344,8 @@ export async function benchExtension(options: ExtensionBenchOptions = {}): Promi
  * "fresh" badge (a page that was not among the search results), measured inside the popup; the crawl is then stopped.
  */
 async function firstFreshRowRun(chromium: ChromiumSession, latencyMs: number, politenessDelayMs: number): Promise<number> {
-  const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
-  const serp = await startDemoSerp(web, { topicId: web.web.topics[0].id, results: 3 });
-  let popup: Page | undefined;
-  const tab = await chromium.browser.newPage();
+  const { popup, close } = await openPopupOnSerp(chromium, latencyMs);
   try {
-    const worker = await chromium.worker();
-    await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
-    const tabId = await tabIdOf(worker, serp.url);
-    popup = await chromium.browser.newPage();
-    await popup.setViewport({ width: 460, height: 640 });
-    await popup.goto(`chrome-extension://${chromium.extensionId}/popup.html?tab=${tabId}`, { waitUntil: 'domcontentloaded' });
-    await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
     await popup.evaluate(() => {
       const w = window as unknown as { __clickAt?: number; __freshAt?: number };
       document.addEventListener(
@@ -363,10 +371,7 @@ async function firstFreshRowRun(chromium: ChromiumSession, latencyMs: number, po
     await waitForStatus(popup, ['done', 'stopped', 'error'], 60_000).catch(() => {});
     return ms;
   } finally {
-    await popup?.close().catch(() => {});
-    await tab.close().catch(() => {});
-    await serp.close();
-    await web.close();
+    await close();
   }
 }
 
