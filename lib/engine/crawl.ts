@@ -451,15 +451,16 @@ class CrawlRun implements Crawl {
       this.fetched.add(page.url);
       this.pagesEvaluated++;
       this.scoreSum += page.score;
+      // Meta robots nofollow: the page's links are not followed, whatever the strategy (its evaluation goes without them).
+      const nofollow = evaluation.robots.nofollow;
       this.strategy.onPage({
         url: page.url,
         requestedUrl: url,
         depth: entry.depth,
         from: entry.from,
         isSeed: page.isSeed,
-        evaluation,
-        // Meta robots nofollow: the page's links are not followed, whatever the strategy.
-        links: evaluation.robots.nofollow ? [] : this.followable(evaluation.links, page.url),
+        evaluation: nofollow ? { ...evaluation, links: [] } : evaluation,
+        links: nofollow ? [] : this.followable(evaluation.links, page.url),
       });
       return { type: 'page', page, stats: this.stats() };
     } finally {

@@ -95,6 +95,7 @@ export interface EvaluatedPage {
   depth: number;
   from?: string;
   isSeed: boolean;
+  /** The evaluation; without links when the page's meta robots says nofollow. */
   evaluation: PageEvaluation;
   /**
    * Outlinks to follow: canonical, allowed by the URL rules, not yet fetched by this crawl. Empty when the page's

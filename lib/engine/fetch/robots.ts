@@ -57,7 +57,7 @@ export type RobotsVerdict =
   | { allowed: false; unreachable: false }
   | { allowed: false; unreachable: true; reason: Extract<SkipReason, 'network' | 'timeout' | 'http-error'>; detail: string };
 
-interface Entry {
+interface CachedStatus {
   status: RobotsStatus;
   expires: number;
 }
@@ -93,8 +93,8 @@ export function productToken(userAgent: string): string {
 
 /** Caches robots.txt verdicts per origin; see the module comment for the RFC 9309 rules applied. */
 export class RobotsCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly inflight = new Map<string, Promise<Entry>>();
+  private readonly entries = new Map<string, CachedStatus>();
+  private readonly inflight = new Map<string, Promise<CachedStatus>>();
   private readonly fetchFn: typeof fetch;
   private readonly userAgent: string;
   private readonly timeoutMs: number;
@@ -193,13 +193,13 @@ export class RobotsCache {
   }
 
   /** Fetches and classifies one origin's robots.txt. Never rejects. */
-  private async load(origin: string): Promise<Entry> {
+  private async load(origin: string): Promise<CachedStatus> {
     const deadline = new Deadline(this.timeoutMs, undefined, this.clock);
-    const allow = (detail: string): Entry => ({
+    const allow = (detail: string): CachedStatus => ({
       status: { kind: 'allow-all', detail },
       expires: this.clock.now() + this.ttlMs,
     });
-    const disallow = (reason: 'network' | 'timeout' | 'http-error', detail: string): Entry => ({
+    const disallow = (reason: 'network' | 'timeout' | 'http-error', detail: string): CachedStatus => ({
       status: { kind: 'disallow-all', reason, detail },
       expires: this.clock.now() + this.unreachableTtlMs,
     });

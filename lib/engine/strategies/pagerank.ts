@@ -78,7 +78,8 @@ export class PageRankCrawler extends FrontierStrategy {
   onPage(page: EvaluatedPage): void {
     this.pages++;
     this.sinceRun++;
-    const out = page.evaluation.robots?.nofollow ? [] : [...new Set(page.evaluation.links.map((l) => l.url))];
+    // Every outlink, fetched ones included: the graph needs them (a meta nofollow page comes without links).
+    const out = [...new Set(page.evaluation.links.map((l) => l.url))];
     const score = finite(page.evaluation.score);
     this.addToBuffer({ url: page.url, score, out, seq: this.seq++ });
     // Provisional ranks: what the parent passes on (its own rank from when it was in the frontier).
