@@ -1,5 +1,7 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import { ENGINES } from './lib/app/serp/engines/index';
+import { assertEngines } from './lib/app/serp/schema';
 
 /**
  * Permissions, the fewest that work (entrypoints/README.md explains each):
@@ -18,6 +20,8 @@ const e2e = process.env.FORAGER_E2E === '1';
 
 export default defineConfig({
   modules: ['@wxt-dev/webextension-polyfill'],
+  // Engine data with a selector that does not parse (or any other schema error) fails the build.
+  hooks: { 'build:before': () => assertEngines(ENGINES) },
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({
     name: 'Forager',

@@ -168,7 +168,7 @@ export default defineBackground(() => {
     const tab = await browser.tabs.get(tabId);
     const context: TabContext = { tabId, url: tab.url ?? '', title: tab.title ?? '', serp: null };
     try {
-      const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/serp.js'] });
+      const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/serp-reader.js'] });
       const raw = first?.result as { error?: unknown } | undefined;
       if (raw && typeof raw.error === 'string') context.error = raw.error;
       context.serp = toSerpInfo(raw);

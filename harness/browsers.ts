@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
 import puppeteer, { type Browser, type CDPSession, type Page, type Target, type WebWorker } from 'puppeteer';
 import { ENGINES } from '../lib/app/serp/engines/index';
+import { domainMatches } from '../lib/app/serp/hosts';
 import { unwrapRedirect } from '../lib/app/serp/redirect';
 import { canonicalizeUrl } from '../lib/engine';
 import { escapeHtml, seedsFor, topicQuery, type TestPage } from './testweb/generate';
@@ -156,7 +157,7 @@ export function makeDemoSerpHtml(opts: { fixture?: string; query: string; result
       // Only the result's heading link carries the title; other links to it (breadcrumbs, thumbnails) keep their text.
       if (a.querySelector('h2, h3') || a.closest('h2, h3')) a.textContent = r.title;
       rewritten++;
-    } else if (!(engine?.ownDomains ?? []).some((d) => host === d || host.endsWith(`.${d}`))) {
+    } else if (!(engine ? [...engine.hosts, ...(engine.serviceDomains ?? [])] : []).some((d) => domainMatches(host, d))) {
       // A result beyond the ones we have, or a sitelink: keep it on the engine (never a seed).
       a.setAttribute('href', `/search?q=${encodeURIComponent(opts.query)}`);
     }
