@@ -469,6 +469,7 @@ describe('only results the user can see become seeds, and only so many (issue 11
     expect(siteOf('en.m.wikipedia.org')).toBe('wikipedia.org');
     expect(siteOf('localhost')).toBe('localhost');
     expect(siteOf('192.168.1.1')).toBe('192.168.1.1');
+    expect(siteOf('127.0.0.1:8081')).not.toBe(siteOf('127.0.0.1:8082'));
   });
 });
 

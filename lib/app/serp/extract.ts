@@ -508,7 +508,8 @@ function candidatesOf(
     if (!url) continue;
     const skip = new Set(titleExclude.flatMap((sel) => queryAll(title, sel)));
     const text = visibleText(title, skip) || visibleText(link, skip);
-    const c: Candidate = { title, link, block, url, site: siteOf(new URL(url).hostname), text };
+    // The port counts: two servers on one host are two sites (the test web is many sites on 127.0.0.1).
+    const c: Candidate = { title, link, block, url, site: siteOf(new URL(url).host), text };
     if (!isShown(ctx, c)) {
       ctx.hidden++;
       continue;

@@ -99,6 +99,7 @@ const COUNTRY_SECOND_LEVEL = new Set([
 /**
  * The site a host belongs to, near enough to tell "more results from the same site" apart from other sites:
  * the registrable name (dell.com for www.dell.com and deals.dell.com; bbc.co.uk), without a public-suffix list.
+ * IP addresses and hosts with a port ('127.0.0.1:8080') are their own site.
  */
 export function siteOf(host: string): string {
   const h = host.toLowerCase().replace(/\.$/, '');
