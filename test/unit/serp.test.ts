@@ -214,10 +214,14 @@ describe('the patterns issue 18 found, each on a real page', () => {
     expect(bingPage).toContain('bing.com/ck/a?');
     for (const r of extractPage('bing-javascript-tutorial-2026-04').results)
       expect(new URL(r.url).hostname).not.toMatch(/bing\.com$/);
-    const yahooPage = gunzipSync(readFileSync(path.join(fixtureDir, 'yahoo-javascript-tutorial-2026.html.gz'))).toString('utf8');
-    expect(yahooPage).toContain('/RU=');
-    for (const r of extractPage('yahoo-javascript-tutorial-2026').results)
-      expect(new URL(r.url).hostname).not.toMatch(/yahoo\.com$/);
+    // Yahoo 2021: every organic title link is an r.search.yahoo.com/.../RU=<target>/RK=... wrapper in the page as served.
+    const yahoo2021 = realDoc('yahoo-wheatstone-bridge-2021');
+    const wrapped = Array.from(yahoo2021.querySelectorAll('a.ac-algo')).map((a) => a.getAttribute('href') ?? '');
+    expect(wrapped.length).toBe(8);
+    for (const href of wrapped) expect(href).toMatch(/^https:\/\/r\.search\.yahoo\.com\/.*\/RU=/);
+    const got = extractPage('yahoo-wheatstone-bridge-2021').results.map((r) => r.url);
+    expect(got[0]).toBe('https://en.wikipedia.org/wiki/Wheatstone_bridge');
+    for (const url of got) expect(new URL(url).hostname).not.toMatch(/yahoo\.com$/);
   });
 
   it("a bot-challenge page gives no results: Google's names its engine and the query it stands in for", () => {
