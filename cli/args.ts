@@ -4,7 +4,7 @@
  * never a value silently replaced by a default.
  */
 import { parseArgs } from 'node:util';
-import { cleanSeed, isKnownLanguage, KNOWN_LANGUAGES, SETTING_BOUNDS } from '../lib/app/settings';
+import { cleanSeed, isKnownLanguage, KNOWN_LANGUAGES, MAX_SEEDS, MAX_TOPIC_LENGTH, SETTING_BOUNDS } from '../lib/app/settings';
 import type { FetchSettings } from '../lib/app/store/types';
 import { errorMessage, getStrategyInfo, isPrivateHost, resolveParams, strategySpec } from '../lib/engine';
 
@@ -193,6 +193,8 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
 
   const [topic = '', ...rawSeeds] = positionals;
   if (!topic.trim() || rawSeeds.length === 0) throw new UsageError('give the topic keywords and at least one seed URL');
+  if (topic.length > MAX_TOPIC_LENGTH) throw new UsageError(`the topic is longer than ${MAX_TOPIC_LENGTH} characters`);
+  if (rawSeeds.length > MAX_SEEDS) throw new UsageError(`at most ${MAX_SEEDS} seed URLs, got ${rawSeeds.length}`);
   const allowPrivate = !!o['allow-private'];
   const seeds: string[] = [];
   for (const raw of rawSeeds) {

@@ -46,6 +46,8 @@ describe('command-line arguments', () => {
     expect(usage(['coffee', 'ftp://a.example/'])).toMatch(/not a seed URL/);
     expect(usage(['coffee', 'http://127.0.0.1:8080/'])).toMatch(/private or loopback address .* add --allow-private/);
     expect(usage(['coffee'])).toMatch(/at least one seed URL/);
+    expect(usage(['coffee', ...Array.from({ length: 501 }, (_, i) => `https://a.example/${i}`)])).toMatch(/at most 500 seed/);
+    expect(usage(['x'.repeat(501), 'https://a.example/'])).toMatch(/longer than 500/);
     expect(usage(['--resume', 'dir', '--strategy', 'bfs1', '--allow-private'])).toMatch(/drop --strategy, --allow-private/);
     expect(parseCrawlArgs(['coffee', 'http://127.0.0.1:8080/', '--allow-private', '--lang', 'de'])).toMatchObject({
       kind: 'start',
