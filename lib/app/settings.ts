@@ -3,10 +3,10 @@
  * (or a context-menu URL someone could craft): everything is checked and clamped here, so the runner only ever sees
  * sane values.
  */
-import type { StartRequest, StrategyInfo } from './protocol';
+import type { StartRequest, StrategyDescription } from './protocol';
 import type { CrawlSettings, SeedSource } from './store/types';
 import type { Topic } from '../engine';
-import { isPrivateHost, type UrlPolicy } from '../engine';
+import { isPrivateHost, stopwordLanguage, type UrlPolicy } from '../engine';
 
 /** What a crawl started from the popup uses unless the user changes it. */
 export const DEFAULT_SETTINGS: CrawlSettings = {
@@ -73,7 +73,7 @@ export function cleanSeed(raw: unknown): string | null {
  * Checks the strategy's parameters against its declared list: unknown names dropped, numbers clamped, wrong types
  * replaced by the default.
  */
-export function cleanParams(raw: unknown, strategy: StrategyInfo | undefined): Record<string, number | string | boolean> {
+export function cleanParams(raw: unknown, strategy: StrategyDescription | undefined): Record<string, number | string | boolean> {
   const out: Record<string, number | string | boolean> = {};
   const given = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   if (!strategy) {
@@ -106,7 +106,11 @@ export function cleanParams(raw: unknown, strategy: StrategyInfo | undefined): R
  * Validates a start request. Errors are sentences for the user.
  * @param strategies the known strategies; when given, the strategy name must be one of them.
  */
-export function validateStart(req: unknown, strategies?: StrategyInfo[], now: number = Date.now()): Validation<ValidStart> {
+export function validateStart(
+  req: unknown,
+  strategies?: StrategyDescription[],
+  now: number = Date.now(),
+): Validation<ValidStart> {
   if (typeof req !== 'object' || req === null) return { ok: false, error: 'The start request is empty.' };
   const r = req as Partial<StartRequest>;
   const keywords = typeof r.topic === 'string' ? collapse(r.topic).slice(0, MAX_TOPIC_LENGTH) : '';
@@ -143,12 +147,25 @@ export function validateStart(req: unknown, strategies?: StrategyInfo[], now: nu
   const pageUrl = cleanSeed(src.pageUrl);
   if (pageUrl) source.pageUrl = pageUrl;
 
-  const language = typeof r.language === 'string' && /^[a-z]{2}$/.test(r.language) ? r.language : undefined;
+  const language = typeof r.language === 'string' && isKnownLanguage(r.language) ? r.language : undefined;
   const name =
     typeof r.name === 'string' && collapse(r.name)
       ? collapse(r.name).slice(0, MAX_NAME_LENGTH)
       : keywords.slice(0, MAX_NAME_LENGTH);
   return { ok: true, value: { name, topic: language ? { keywords, language } : { keywords }, seeds, source, settings } };
+}
+
+/** Two-letter codes of the languages whose stop words the tokenizer knows (the engine falls back to English). */
+export const KNOWN_LANGUAGES: readonly string[] = (() => {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const codes = ['en'];
+  for (const a of letters) for (const b of letters) if (stopwordLanguage(a + b) !== 'eng') codes.push(a + b);
+  return codes.sort();
+})();
+
+/** True for a two-letter language code the tokenizer has stop words for. */
+export function isKnownLanguage(code: string): boolean {
+  return KNOWN_LANGUAGES.includes(code);
 }
 
 /** Host names of the seeds (lower case, unique): the allowed hosts when a crawl stays on the results' sites. */

@@ -21,6 +21,7 @@ export { canonicalizeUrl } from './url/canonical';
 export { checkUrl, isPrivateHost, isLoopbackHost, type UrlCheck, type UrlPolicy } from './url/rules';
 export { PriorityFrontier, FifoFrontier } from './frontier/index';
 export { Rng, type RngState } from './rng';
+export { errorMessage } from './errors';
 export {
   createStrategy,
   getStrategyInfo,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/app/evaluator/guarded-evaluator';
-import { highlightSegments, topicTerms } from '../../lib/app/view/highlight';
+import { highlightSegments, highlightTerms } from '../../lib/app/view/highlight';
 import { LiveHub } from '../../lib/app/live';
 import { mergeResults } from '../../lib/app/view/results';
 import * as Comlink from 'comlink';
@@ -12,8 +12,7 @@ import {
   type EvaluatorEndpointApi,
   type EvaluatorPorts,
 } from '../../lib/app/evaluator/port-evaluator';
-import { createRequestHandler, plainStrategies } from '../../lib/app/handlers';
-import { CrawlRunner } from '../../lib/app/runner';
+import { describeStrategies, isForagerRequest } from '../../lib/app/handlers';
 import { crawlPolicy, validateStart } from '../../lib/app/settings';
 import { checkUrl } from '../../lib/engine/url/rules';
 import {
@@ -28,12 +27,10 @@ import { localEvaluator } from '../../lib/engine/html/evaluate';
 import {
   isEvaluatorCrashNotice,
   isEvaluatorPortHandoff,
-  isForagerRequest,
   isWorkerPortHandoff,
   type EvaluatorPortHandoff,
   type LiveServerMessage,
 } from '../../lib/app/protocol';
-import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlRecord } from '../../lib/app/store/types';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { EvaluationInput, PageEvaluation, PageResult } from '../../lib/engine/types';
@@ -440,7 +437,7 @@ describe('live hub', () => {
 });
 
 describe('settings and start requests', () => {
-  const strategies = plainStrategies(listStrategies());
+  const strategies = describeStrategies(listStrategies());
 
   it('validates, clamps and defaults a start request', () => {
     const v = validateStart(
@@ -572,7 +569,7 @@ describe('start drafts', () => {
 
 describe('highlighting', () => {
   it('marks words that stem to a topic term and gives the text back unchanged', () => {
-    const terms = topicTerms('coffee brew');
+    const terms = highlightTerms('coffee brew');
     const text = "Brewing COFFEE: the brewer's guide to coffees, and tea.";
     const segs = highlightSegments(text, terms);
     expect(segs.map((s) => s.text).join('')).toBe(text);
@@ -581,50 +578,8 @@ describe('highlighting', () => {
 
   it('leaves markup in page text as plain text', () => {
     const text = '<script>alert("coffee")</script>';
-    const segs = highlightSegments(text, topicTerms('coffee'));
+    const segs = highlightSegments(text, highlightTerms('coffee'));
     expect(segs.map((s) => s.text).join('')).toBe(text);
     expect(segs.find((s) => s.mark)?.text).toBe('coffee');
-  });
-});
-
-describe('request handler', () => {
-  it('answers the protocol and turns failures into messages', async () => {
-    const store = createMemoryStore();
-    const runner = new CrawlRunner({
-      store,
-      evaluator: localEvaluator,
-      makeFetcher: () => ({ fetch: async (url) => ({ ok: false, url, reason: 'network', detail: 'offline', elapsedMs: 0 }) }),
-    });
-    const handle = createRequestHandler({
-      runner,
-      store,
-      strategies: () => plainStrategies(listStrategies()),
-      inspectTab: async (tabId) => ({ tabId, url: 'https://x.example.com/', title: 'x', serp: null }),
-    });
-    expect(await handle({ type: 'forager/ping' })).toEqual({ ok: true, value: { ok: true, activeCrawl: null } });
-    expect(await handle({ type: 'nope' })).toEqual({ ok: false, error: 'Unknown request.' });
-    expect(await handle({ target: 'offscreen', type: 'forager/ping' })).toMatchObject({ ok: false });
-    const strategiesReply = await handle({ type: 'forager/strategies' });
-    expect(strategiesReply.ok && JSON.parse(JSON.stringify(strategiesReply.value))).toEqual(
-      strategiesReply.ok && strategiesReply.value,
-    );
-    const started = await handle({
-      type: 'forager/start',
-      start: { topic: 'coffee', seeds: ['https://a.example.com/'], source: { kind: 'manual' } },
-    });
-    expect(started.ok).toBe(true);
-    await runner.whenIdle();
-    const id = (started as { value: CrawlRecord }).value.id;
-    const list = await handle({ type: 'forager/list' });
-    expect(list.ok && (list.value as CrawlRecord[]).map((c) => c.status)).toEqual(['done']);
-    expect(await handle({ type: 'forager/skips', id })).toMatchObject({ ok: true, value: [{ reason: 'network' }] });
-    expect(await handle({ type: 'forager/pause', id: 'missing' })).toEqual({ ok: false, error: 'That crawl no longer exists.' });
-    expect(await handle({ type: 'forager/rename', id, name: 'Beans' })).toMatchObject({ ok: true, value: { name: 'Beans' } });
-    expect(await handle({ type: 'forager/snapshot' })).toMatchObject({
-      ok: true,
-      value: { record: { id }, pageCount: 0, active: false },
-    });
-    expect(await handle({ type: 'forager/delete', id })).toEqual({ ok: true, value: true });
-    expect(await handle({ type: 'forager/snapshot' })).toEqual({ ok: true, value: null });
   });
 });

@@ -6,6 +6,7 @@
 import type { SerpInfo } from '../protocol';
 import type { SeedSource } from '../store/types';
 import { cleanSeed, MAX_SEEDS, MAX_TOPIC_LENGTH } from '../settings';
+import { oneLine } from '../text-safety';
 
 /** A crawl about to be started: editable topic and seeds, and where they came from. */
 export interface StartDraft {
@@ -29,7 +30,8 @@ export interface PageText {
   headings?: string[];
 }
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** Page text as a topic: one line, without control or bidi-override characters (a title is any page's to choose). */
+const collapse = (s: string) => oneLine(s);
 
 /**
  * The topic a page suggests: its title and its first headings, deduplicated, cut to a sensible length. Site names
