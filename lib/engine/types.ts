@@ -77,6 +77,11 @@ export interface PageEvaluation {
   robots: { noindex: boolean; nofollow: boolean };
   /** Declared language (<html lang>), if any. */
   lang?: string;
+  /**
+   * The page's language (ISO 639-1): its first `lang` attribute, else detected from its main text; unset when
+   * neither says. Its text is analysed (stop words, stemmer) in this language when known before the pass.
+   */
+  language?: string;
 }
 
 /** What the evaluator needs: the raw bytes and what the server said about them. */

@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import type { EvaluationInput, Evaluator, LinkFeature, PageEvaluation, TermVector } from '../types';
-import { TermCounter, TermStream, tokenize, tokenizeInto } from '../text/tokenize';
+import { baseLanguage, DETECT_CHARS, detectLanguage, stemmerFor } from '../text/language';
+import { stopwordLanguage, TermCounter, TermStream, tokenize, tokenizeInto } from '../text/tokenize';
 import { keywordVector, norm, topicVector } from '../text/vector';
 import { canonicalizeUrl } from '../url/canonical';
 import { decodeHtml } from './charset';
@@ -222,13 +223,82 @@ function resolveHttp(href: string, base: string): string | null {
  * Never throws on hostile bytes: truncated, malformed or binary input yields whatever text it holds.
  */
 export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = {}): PageEvaluation {
-  const language = input.topic?.language ?? 'en';
+  const decoded = decodeHtml(input.body ?? new Uint8Array(0), input.contentType);
+  const declared = declaredLanguage(decoded.text);
+  const topicLanguage = baseLanguage(input.topic?.language);
+  // Text is analysed in the page's language when it says one, else in the topic's.
+  const textLanguage = declared ?? input.topic?.language ?? 'en';
+  let page = evaluateIn(input, options, decoded.text, decoded.charset, textLanguage, declared === undefined);
+  let language = declared;
+  const readIn = baseLanguage(textLanguage) ?? 'en';
+  const readWithStops = stopwordLanguage(textLanguage) !== 'eng' || readIn === 'en';
+  if (language === undefined && readWithStops && page.stopShare >= OWN_STOP_SHARE) {
+    // So many of its words are stop words of the language it was read in that it is in that language: no detector.
+    language = readIn;
+  } else if (language === undefined) {
+    language = detectLanguage(page.sample);
+    // Read in the wrong language: again in its own, so its terms are right (a page in another language than the
+    // topic's without any lang attribute: rare, and then it scores low anyway).
+    if (language !== undefined && language !== readIn && !analysedAlike(language, textLanguage)) {
+      page = evaluateIn(input, options, decoded.text, decoded.charset, language, false);
+    }
+  }
+  const evaluation = page.evaluation;
+  if (language !== undefined) {
+    evaluation.language = language;
+    if (topicLanguage !== undefined && !input.topic.allLanguages && sameLanguage(language, topicLanguage) === false) {
+      evaluation.score *= OTHER_LANGUAGE_WEIGHT;
+    }
+  }
+  return evaluation;
+}
+
+/**
+ * Share of a page's words that are stop words of the language it was read in above which it is taken to be in that
+ * language without running the detector (about a third in English prose; 2-23% in the handbook's translations read
+ * as English, up to 41% where the translation left English paragraphs).
+ */
+const OWN_STOP_SHARE = 0.3;
+
+/** Factor on the score of a page in another language than the topic's (unless the topic takes all languages). */
+export const OTHER_LANGUAGE_WEIGHT = 0.1;
+
+/** The first `lang` attribute of the page (<html lang>, or the first element that has one), as an ISO 639-1 base. */
+const LANG_ATTRIBUTE = /\slang\s*=\s*["']?\s*([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*)/i;
+function declaredLanguage(html: string): string | undefined {
+  const m = LANG_ATTRIBUTE.exec(html);
+  return m ? baseLanguage(m[1]) : undefined;
+}
+
+/** Pairs the detector confuses (Indonesian and Malay; the Serbo-Croatian standards) count as one language. */
+const SAME_LANGUAGE: Record<string, string> = { ms: 'id', bs: 'hr', sr: 'hr' };
+function sameLanguage(a: string, b: string): boolean {
+  return (SAME_LANGUAGE[a] ?? a) === (SAME_LANGUAGE[b] ?? b);
+}
+
+/** Whether text in `language` is tokenized just as in `other` (neither has its own stop list or stemmer). */
+function analysedAlike(language: string, other: string): boolean {
+  const own = (l: string) => stopwordLanguage(l) !== 'eng' || stemmerFor(baseLanguage(l) ?? '') !== null;
+  return !own(language) && !own(other);
+}
+
+/**
+ * One pass over the page, its text analysed in `language`; with `wantSample`, also the first DETECT_CHARS
+ * characters of its heaviest text, for language detection.
+ */
+function evaluateIn(
+  input: EvaluationInput,
+  options: EvaluateOptions,
+  html: string,
+  charset: string,
+  language: string,
+  wantSample: boolean,
+): { evaluation: PageEvaluation; sample: string; stopShare: number } {
   const window = Math.max(0, input.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   const maxLinks = Math.max(0, options.maxLinks ?? DEFAULT_MAX_LINKS);
   const boilerWeight = clampWeight(input.topic?.weights?.boilerplate, DEFAULT_BOILERPLATE_WEIGHT);
   // Raw links kept for resolution after parsing (the <base> may come later); bounded against link floods.
   const rawCap = Math.max(maxLinks * 4, 100);
-  const { text: html, charset } = decodeHtml(input.body ?? new Uint8Array(0), input.contentType);
 
   const tokens: string[] = [];
   const tokenOffsets: number[] = [];
@@ -444,7 +514,23 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
     robots,
   };
   if (lang !== undefined) evaluation.lang = lang;
-  return evaluation;
+  const stopShare = counter.stopWords / Math.max(1, counter.stopWords + tokens.length);
+  const sample = wantSample && stopShare < OWN_STOP_SHARE ? detectionSample(visibleText, runText, runKind, runs.weight) : '';
+  return { evaluation, sample, stopShare };
+}
+
+/** Up to DETECT_CHARS characters of the page's heaviest text (runs of full weight, else any but boilerplate). */
+function detectionSample(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+  let top = -1;
+  for (let r = 0; r < weight.length; r++) if (runKind[r] !== KIND_BOILER && weight[r] > top) top = weight[r];
+  let out = '';
+  for (let r = 0; r < weight.length && out.length < DETECT_CHARS; r++) {
+    if (runKind[r] === KIND_BOILER || weight[r] !== top) continue;
+    const end = r + 1 < runText.length ? runText[r + 1] : text.length;
+    out += text.slice(runText[r], Math.min(end, runText[r] + DETECT_CHARS - out.length));
+    out += ' ';
+  }
+  return out;
 }
 
 function clampWeight(value: number | undefined, fallback: number): number {
