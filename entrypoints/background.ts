@@ -72,12 +72,29 @@ function makeEvaluator(): Evaluator {
   return createPortEvaluator({ ensureReady, deliver, timeoutMs: 15_000 });
 }
 
-/** Runs in the tab (serialized by scripting.executeScript): the page's title and first headings, for a topic. */
-function readPageText(): PageText {
+/**
+ * Runs in the tab (serialized by scripting.executeScript, so self-contained): the page's title, first headings and
+ * lang, for a topic; the text of the block holding the clicked link; the first paragraph of the main text.
+ */
+function readPageText(linkUrl: string | null): PageText {
+  const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, 600);
   const headings = Array.from(document.querySelectorAll('h1, h2'))
     .slice(0, 6)
-    .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim());
-  return { title: document.title, headings };
+    .map((h) => clean(h.textContent));
+  const out: PageText = { title: document.title, headings };
+  if (document.documentElement.lang) out.lang = document.documentElement.lang;
+  if (linkUrl) {
+    const link = Array.from(document.querySelectorAll('a[href]')).find((a) => (a as HTMLAnchorElement).href === linkUrl);
+    const block = link?.closest('p, li, dd, td, blockquote, figcaption, h1, h2, h3, h4, h5, h6');
+    const text = clean(block?.textContent);
+    if (text) out.linkContext = text;
+  }
+  const main = document.querySelector('main, article, [role="main"]') ?? document.body;
+  const intro = Array.from(main?.querySelectorAll('p') ?? [])
+    .map((p) => clean(p.textContent))
+    .find((t) => t.split(' ').length >= 8);
+  if (intro) out.intro = intro;
+  return out;
 }
 
 /** Reads the tab the popup was opened on with the results-page content script (activeTab + scripting). */
@@ -162,7 +179,11 @@ export default defineBackground(() => {
     if (tab?.id !== undefined && tab.id >= 0 && !info.selectionText) {
       try {
         // The menu click grants activeTab, enough to read the title and headings.
-        const [first] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: readPageText });
+        const [first] = await browser.scripting.executeScript({
+          target: { tabId: tab.id },
+          func: readPageText,
+          args: [info.linkUrl ?? null],
+        });
         page = first?.result as PageText | undefined;
       } catch {
         // chrome:// pages, PDF viewer...: the tab title will do

@@ -18,6 +18,7 @@ export default defineUnlistedScript(() => {
     return {
       engine: x.engine,
       query: x.query,
+      lang: document.documentElement.lang || undefined,
       results: x.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: r.rank })),
       linkCount: x.linkCount,
       challenge: x.challenge,

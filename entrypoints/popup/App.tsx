@@ -26,7 +26,7 @@ async function currentTabId(): Promise<number | undefined> {
 
 function pageDraft(tab: TabContext): StartDraft | null {
   if (!/^https?:\/\//i.test(tab.url)) return null;
-  return { topic: tab.title, seeds: [tab.url], source: { kind: 'page', pageUrl: tab.url } };
+  return { topic: tab.title, seeds: [tab.url], source: { kind: 'page', pageUrl: tab.url }, context: [] };
 }
 
 export function applyLive(current: CrawlSnapshot | null, m: LiveServerMessage): CrawlSnapshot | null {

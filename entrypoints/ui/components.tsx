@@ -403,6 +403,7 @@ export function StartForm(props: {
   const [settings, setSettings] = useState<CrawlSettings>(() => ({ ...props.defaults, params: { ...props.defaults.params } }));
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [allLanguages, setAllLanguages] = useState(false);
   const strategy = props.strategies.find((s) => s.name === settings.strategy) ?? props.strategies[0];
   const seeds = props.editableSeeds
     ? seedText
@@ -429,7 +430,15 @@ export function StartForm(props: {
       }
       const record = await request({
         type: 'forager/start',
-        start: { topic, seeds, source: props.draft.source, settings },
+        start: {
+          topic,
+          seeds,
+          source: props.draft.source,
+          settings,
+          context: props.draft.context,
+          ...(props.draft.pageLang ? { pageLang: props.draft.pageLang } : {}),
+          ...(allLanguages ? { allLanguages: true } : {}),
+        },
       });
       props.onStarted(record);
     } catch (error) {
@@ -525,6 +534,15 @@ export function StartForm(props: {
             onChange={(e) => set({ stayOnSeedSites: e.currentTarget.checked })}
           />
           Stay on the results' sites
+        </label>
+        <label class="check" title="Otherwise pages in another language than the topic's score low">
+          <input
+            type="checkbox"
+            checked={allLanguages}
+            data-testid="all-languages"
+            onChange={(e) => setAllLanguages(e.currentTarget.checked)}
+          />
+          Pages in any language
         </label>
       </details>
       <div class="controls">

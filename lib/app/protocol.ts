@@ -24,6 +24,8 @@ export const LIVE_PORT = 'forager/live';
 export interface SerpInfo {
   engine: string | null;
   query: string;
+  /** The results page's <html lang>, when it has one (the engine's interface language). */
+  lang?: string;
   results: { url: string; title: string; snippet: string; rank: number }[];
   linkCount: number;
 }
@@ -42,7 +44,14 @@ export interface TabContext {
 /** What the user asks for when starting a crawl (validated and clamped by the background). */
 export interface StartRequest {
   topic: string;
+  /** The topic's language (ISO 639-1); detected from the topic, its context and `pageLang` when not given. */
   language?: string;
+  /** Text describing the topic: the results' titles and snippets, or the text around a link or selection. */
+  context?: string[];
+  /** The `lang` of the page the crawl starts from (results page or the page of "Crawl from here"). */
+  pageLang?: string;
+  /** Score pages in any language alike. */
+  allLanguages?: boolean;
   seeds: string[];
   source: SeedSource;
   /** Missing fields take the defaults. */

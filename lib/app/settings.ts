@@ -6,7 +6,7 @@
 import type { StartRequest, StrategyDescription } from './protocol';
 import type { CrawlSettings, SeedSource } from './store/types';
 import type { Topic } from '../engine';
-import { isPrivateHost, stopwordLanguage, type UrlPolicy } from '../engine';
+import { isPrivateHost, stopwordLanguage, topicLanguage, type UrlPolicy } from '../engine';
 
 /** What a crawl started from the popup uses unless the user changes it. */
 export const DEFAULT_SETTINGS: CrawlSettings = {
@@ -29,6 +29,9 @@ export const SETTING_BOUNDS = {
 
 export const MAX_SEEDS = 500;
 export const MAX_TOPIC_LENGTH = 500;
+/** Context a topic keeps: pieces (a results page's titles and snippets: 2 per result) and characters per piece. */
+export const MAX_CONTEXT_PIECES = 40;
+export const MAX_CONTEXT_CHARS = 600;
 export const MAX_NAME_LENGTH = 200;
 
 /** A start request, validated: ready for the runner. */
@@ -147,12 +150,32 @@ export function validateStart(
   const pageUrl = cleanSeed(src.pageUrl);
   if (pageUrl) source.pageUrl = pageUrl;
 
-  const language = typeof r.language === 'string' && isKnownLanguage(r.language) ? r.language : undefined;
+  const context = cleanContext(r.context);
+  const pageLang = typeof r.pageLang === 'string' ? r.pageLang.slice(0, 40) : undefined;
+  const language =
+    typeof r.language === 'string' && isKnownLanguage(r.language) ? r.language : topicLanguage({ keywords, context, pageLang });
+  const topic: Topic = { keywords };
+  if (language) topic.language = language;
+  if (context.length) topic.context = context;
+  if (r.allLanguages === true) topic.allLanguages = true;
   const name =
     typeof r.name === 'string' && collapse(r.name)
       ? collapse(r.name).slice(0, MAX_NAME_LENGTH)
       : keywords.slice(0, MAX_NAME_LENGTH);
-  return { ok: true, value: { name, topic: language ? { keywords, language } : { keywords }, seeds, source, settings } };
+  return { ok: true, value: { name, topic, seeds, source, settings } };
+}
+
+/** Context pieces as the topic keeps them: strings only, whitespace collapsed, empty ones dropped, bounded. */
+export function cleanContext(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return [];
+  const out: string[] = [];
+  for (const piece of raw) {
+    if (typeof piece !== 'string') continue;
+    const text = collapse(piece).slice(0, MAX_CONTEXT_CHARS);
+    if (text) out.push(text);
+    if (out.length >= MAX_CONTEXT_PIECES) break;
+  }
+  return out;
 }
 
 /** Two-letter codes of the languages whose stop words the tokenizer knows (the engine falls back to English). */

@@ -18,6 +18,7 @@ import { checkUrl } from '../../lib/engine/url/rules';
 import {
   draftFromMenu,
   draftFromSerp,
+  isGenericText,
   parseStartHash,
   startHash,
   toSerpInfo,
@@ -512,7 +513,74 @@ describe('start drafts', () => {
       topic: 'Espresso at home Grinders',
       seeds: ['https://a.example.com/coffee'],
       source: { kind: 'page', pageUrl: 'https://a.example.com/coffee' },
+      context: [],
     });
+  });
+
+  it('gives the topic its context: the link’s paragraph, or the page’s first paragraph; never a generic heading', () => {
+    const onLink = draftFromMenu(
+      { pageUrl: 'https://a.example.com/', linkUrl: 'https://b.example.com/beans', linkText: 'Green beans' },
+      undefined,
+      { title: 'Coffee', linkContext: 'Roasters sell green beans by the kilo for home roasting.', lang: 'en-GB' },
+    );
+    expect(onLink).toMatchObject({
+      topic: 'Green beans',
+      context: ['Roasters sell green beans by the kilo for home roasting.'],
+      pageLang: 'en-GB',
+    });
+    // A generic link text is no topic: the page's title and headings are, "See also" and "Contents" left out.
+    const generic = draftFromMenu(
+      { pageUrl: 'https://a.example.com/', linkUrl: 'https://b.example.com/x', linkText: 'Read more »' },
+      undefined,
+      { title: 'Espresso at home', headings: ['Contents', 'See also:', 'Grinders'], linkContext: 'Grinders for espresso.' },
+    );
+    expect(generic.topic).toBe('Espresso at home Grinders');
+    expect(generic.context).toEqual(['Grinders for espresso.']);
+    const onPage = draftFromMenu(
+      { pageUrl: 'https://a.example.com/' },
+      { title: 'Tab' },
+      {
+        title: 'Espresso | Example Coffee',
+        headings: ['Espresso'],
+        intro: 'Espresso is coffee brewed by forcing hot water through fine grounds.',
+      },
+    );
+    expect(onPage.context).toEqual(['Espresso is coffee brewed by forcing hot water through fine grounds.']);
+    expect(isGenericText('  See also: ')).toBe(true);
+    expect(isGenericText('Grinders')).toBe(false);
+  });
+
+  it('validates a start request into a topic with its context and language', () => {
+    const req = {
+      topic: 'Katzen Futter',
+      seeds: ['https://a.example.com/'],
+      source: { kind: 'serp' },
+      pageLang: 'en-US',
+      context: [
+        'Katzenfutter im Test',
+        'Welches Futter braucht eine Katze? Junge Katzen brauchen mehr Energie als ältere Tiere, und frisches Wasser gehört immer dazu.',
+        42,
+        '   ',
+      ],
+    };
+    const v = validateStart(req);
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.value.topic.keywords).toBe('Katzen Futter');
+    expect(v.value.topic.context).toEqual([req.context[0], req.context[1]]);
+    expect(v.value.topic.language).toBe('de'); // the snippets say German; the interface's lang says English
+    expect(v.value.topic.allLanguages).toBeUndefined();
+    // No context, a two-word query: the page's lang decides; an explicit language wins.
+    const bare = validateStart({ ...req, context: undefined, pageLang: 'fr-FR', allLanguages: true });
+    expect(bare.ok && bare.value.topic).toEqual({ keywords: 'Katzen Futter', language: 'fr', allLanguages: true });
+    const chosen = validateStart({ ...req, language: 'it' });
+    expect(chosen.ok && chosen.value.topic.language).toBe('it');
+    // Nothing says: no language (no filter).
+    const none = validateStart({ ...req, context: undefined, pageLang: undefined });
+    expect(none.ok && none.value.topic).toEqual({ keywords: 'Katzen Futter' });
+    const many = validateStart({ ...req, context: Array.from({ length: 100 }, (_, i) => `piece ${i} ${'x'.repeat(900)}`) });
+    expect(many.ok && many.value.topic.context?.length).toBe(40);
+    expect(many.ok && many.value.topic.context?.[0].length).toBe(600);
   });
 
   it('on a link: the link is the seed; on a selection: the selection is the topic', () => {
@@ -533,10 +601,12 @@ describe('start drafts', () => {
       topic: 'coffee & tea',
       seeds: ['https://a.example.com/?q=1&r=2', 'https://b.example.com/'],
       source: { kind: 'link' as const, pageUrl: 'https://a.example.com/' },
+      context: ['Where the link stands: a paragraph about coffee & tea', 'a second piece'],
+      pageLang: 'de-DE',
     };
     expect(parseStartHash(startHash(d))).toEqual(d);
     const hostile = parseStartHash('#/new?topic=x&seed=javascript:alert(1)&seed=https://ok.example.com/&kind=evil');
-    expect(hostile).toEqual({ topic: 'x', seeds: ['https://ok.example.com/'], source: { kind: 'manual' } });
+    expect(hostile).toEqual({ topic: 'x', seeds: ['https://ok.example.com/'], source: { kind: 'manual' }, context: [] });
   });
 
   it("checks the content script's answer and builds the popup draft from it", () => {
@@ -562,6 +632,7 @@ describe('start drafts', () => {
       topic: 'coffee brewing',
       seeds: ['https://a.example.com/'],
       source: { kind: 'serp', query: 'coffee brewing', engine: 'google', pageUrl: 'https://www.google.com/search?q=coffee' },
+      context: ['A', 's'],
     });
     expect(topicFromPage({ title: 'x'.repeat(500) }).length).toBeLessThanOrEqual(200);
   });
