@@ -78,12 +78,15 @@ if (values.control) {
   console.log(`Portal: ${tw.portalUrl}`);
   for (const site of tw.web.sites) console.log(`  ${site}: ${tw.origins[site]}/`);
   for (const topic of tw.web.topics) {
-    console.log(
-      `Topic "${topic.keywords}" seeds: ${seedsFor(tw.web, topic.id, 3)
-        .map((p) => tw.urlOf(p))
-        .join(' ')}`,
-    );
+    const seeds = seedsFor(tw.web, topic.id, 3)
+      .map((p) => tw.urlOf(p))
+      .join(' ');
+    console.log(`Topic "${topic.keywords}" seeds: ${seeds}`);
   }
+  const [first] = tw.web.topics;
+  const firstSeeds = seedsFor(tw.web, first.id, 3).map((p) => tw.urlOf(p));
+  console.log(`Crawl it (its sites are on 127.0.0.1, hence --allow-private):`);
+  console.log(`  npm run crawl -- "${first.keywords}" ${firstSeeds.join(' ')} --allow-private --delay 0`);
   console.log('Ctrl-C to stop.');
 }
 const stop = () => {

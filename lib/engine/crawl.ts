@@ -22,6 +22,7 @@
  */
 import { type Clock, realClock, type TimerHandle } from './clock';
 import { DEFAULT_MAX_IN_FLIGHT } from './fetch/fetcher';
+import { errorMessage } from './errors';
 import { localEvaluator } from './html/evaluate';
 import { createStrategy } from './strategies/index';
 import { canonicalizeUrl } from './url/canonical';
@@ -477,7 +478,7 @@ class CrawlRun implements Crawl {
       response = await this.fetcher.fetch(url, signal);
     } catch (error) {
       // The contract says fetchers never throw; one that does must not stop the crawl.
-      return { kind: 'skip', reason: 'network', detail: error instanceof Error ? error.message : String(error) };
+      return { kind: 'skip', reason: 'network', detail: errorMessage(error) };
     } finally {
       this.timings.fetchMs += this.clock.now() - t0;
     }
@@ -498,7 +499,7 @@ class CrawlRun implements Crawl {
         contextWindow: this.options.contextWindow,
       });
     } catch (error) {
-      return { kind: 'skip', reason: 'evaluation', detail: error instanceof Error ? error.message : String(error) };
+      return { kind: 'skip', reason: 'evaluation', detail: errorMessage(error) };
     } finally {
       this.timings.evaluateMs += this.clock.now() - t1;
     }
