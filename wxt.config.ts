@@ -13,10 +13,12 @@ import preact from '@preact/preset-vite';
  * - optional <all_urls>: crawling fetches any site; asked for on the first Crawl click.
  *
  * FORAGER_E2E=1 at build time grants <all_urls> up front: a headless browser cannot click the permission prompt.
+ * Such a build goes to .output/e2e/, never where a user loads the extension from (.output/chrome-mv3, firefox-mv3).
  */
 const e2e = process.env.FORAGER_E2E === '1';
 
 export default defineConfig({
+  outDir: e2e ? '.output/e2e' : '.output',
   modules: ['@wxt-dev/webextension-polyfill'],
   vite: () => ({ plugins: [preact()] }),
   manifest: ({ browser }) => ({

@@ -21,16 +21,33 @@ import { startTestWeb, type RequestLog, type RunningTestWeb } from './testweb/se
 
 /** Repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** Real results pages (read-only, beside the repository: shared/serp). */
-export const SERP_DIR = path.resolve(ROOT, '../shared/serp');
-/** Where `npm run test:e2e` builds (the default WXT output dirs, built with FORAGER_E2E=1). */
-export const CHROME_DIR = path.join(ROOT, '.output/chrome-mv3');
-export const FIREFOX_DIR = path.join(ROOT, '.output/firefox-mv3');
+/**
+ * Real results pages (read-only): `shared/serp` beside the repository, or beside a folder above it (a git worktree
+ * kept in a subfolder); FORAGER_SHARED_DIR names the shared folder outright.
+ */
+export const SERP_DIR = path.join(findSharedDir(), 'serp');
+/**
+ * Where `npm run test:e2e` builds (FORAGER_E2E=1: wxt.config.ts sends such builds to .output/e2e, away from the
+ * .output/chrome-mv3 and .output/firefox-mv3 a person loads). FORAGER_E2E_OUT points the tests at another e2e build.
+ */
+export const E2E_OUT = process.env.FORAGER_E2E_OUT ? path.resolve(process.env.FORAGER_E2E_OUT) : path.join(ROOT, '.output/e2e');
+export const CHROME_DIR = path.join(E2E_OUT, 'chrome-mv3');
+export const FIREFOX_DIR = path.join(E2E_OUT, 'firefox-mv3');
 /** Gecko id of the Firefox build (wxt.config.ts). */
 export const GECKO_ID = 'forager@forager.invalid';
+/** The internal UUID launchFirefox gives the extension: its pages are moz-extension://<this>/... */
+export const FIREFOX_UUID = '6b1c9d52-3f0e-4a57-9a3d-5f3c2b7e9a10';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
+
+function findSharedDir(): string {
+  if (process.env.FORAGER_SHARED_DIR) return path.resolve(process.env.FORAGER_SHARED_DIR);
+  for (let dir = path.dirname(ROOT); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'shared', 'serp'))) return path.join(dir, 'shared');
+    if (path.dirname(dir) === dir) return path.resolve(ROOT, '../shared'); // not found: the error will name it
+  }
+}
 
 /** Waits until `check` returns a truthy value (polling), or throws `what` after `timeoutMs`. Not a timed assertion: a deadline. */
 export async function waitFor<T>(
@@ -405,7 +422,7 @@ export async function launchFirefox(
   dir: string,
   options: { downloadDir?: string; prefs?: Record<string, unknown> } = {},
 ): Promise<FirefoxSession> {
-  const uuid = '6b1c9d52-3f0e-4a57-9a3d-5f3c2b7e9a10';
+  const uuid = FIREFOX_UUID;
   const downloads = options.downloadDir
     ? {
         'browser.download.folderList': 2,
@@ -448,8 +465,13 @@ export async function launchFirefox(
  * Opens a moz-extension:// page in a new tab. Its `goto` never resolves (and `page.url()` stays about:blank), so
  * this waits until the document itself says it is at `url` and loaded.
  */
-export async function openFirefoxPage(browser: Browser, url: string): Promise<Page> {
+export async function openFirefoxPage(
+  browser: Browser,
+  url: string,
+  viewport?: { width: number; height: number },
+): Promise<Page> {
   const page = await browser.newPage();
+  if (viewport) await page.setViewport(viewport);
   page.goto(url, { timeout: 0 }).catch(() => {});
   await waitFor(
     () => page.evaluate((u) => location.href === u && document.readyState === 'complete', url).catch(() => false),
@@ -546,6 +568,28 @@ export async function clickTestId(page: Page, testid: string, timeoutMs = 60_000
 }
 
 /**
+ * Waits for the start form; fails at once, with the page's own words, when the page shows an error instead (e.g. the
+ * background did not answer), rather than when the deadline passes.
+ */
+export async function waitForStartForm(page: Page, timeoutMs = 60_000): Promise<void> {
+  const shown = await waitFor(
+    async () => {
+      if (await page.$(tid('start-form'))) return { ok: true as const };
+      const error = await page
+        .$eval(`${tid('popup-error')}, ${tid('start-message')}, ${tid('crawl-view-error')}`, (el) => el.textContent)
+        .catch(() => null);
+      if (error) return { error };
+      const note = await page.$eval(`${tid('not-serp')}`, (el) => el.textContent).catch(() => null);
+      return note ? { error: `no results found in the tab: ${note}` } : null;
+    },
+    'the start form',
+    timeoutMs,
+    100,
+  );
+  if ('error' in shown) throw new Error(`the start form is not shown: ${shown.error}`);
+}
+
+/**
  * In a start form: budget and politeness set, then Crawl clicked. Resolves to the new crawl's id once its panel shows
  * (a popup may show an earlier crawl's panel until then).
  */
@@ -553,7 +597,7 @@ export async function startFromForm(
   page: Page,
   settings: { maxPages: number; politenessDelayMs: number; n?: number },
 ): Promise<string> {
-  await page.waitForSelector(tid('start-form'), { timeout: 60_000 });
+  await waitForStartForm(page);
   const before = await page.$eval(tid('crawl-panel'), (el) => el.getAttribute('data-crawl-id')).catch(() => null);
   await setField(page, 'max-pages', String(settings.maxPages));
   if (settings.n !== undefined) await setField(page, 'param-n', String(settings.n));
@@ -563,7 +607,9 @@ export async function startFromForm(
   await clickTestId(page, 'crawl-button');
   const outcome = await waitFor(
     async () => {
-      const message = await page.$eval(tid('start-message'), (el) => el.textContent).catch(() => null);
+      const message = await page
+        .$eval(`${tid('start-message')}, ${tid('popup-error')}`, (el) => el.textContent)
+        .catch(() => null);
       if (message) return { error: message };
       const id = await page.$eval(tid('crawl-panel'), (el) => el.getAttribute('data-crawl-id')).catch(() => null);
       return id && id !== before ? { id } : null;
@@ -616,9 +662,11 @@ export function resultRows(
 
 /**
  * Clicks the results page's `export-<format>` button and returns the file the browser saved into `dir`, once no
- * download is still partial there (Chromium writes `.crdownload`, Firefox `.part`).
+ * download is still partial there (Chromium writes `.crdownload`, Firefox `.part`). `dir` is emptied first: a browser
+ * saves a second file of the same name as "name (1).json".
  */
 export async function saveExport(results: Page, dir: string, format: string): Promise<string> {
+  for (const f of readdirSync(dir)) rmSync(path.join(dir, f), { force: true, recursive: true });
   await results.evaluate(() => delete (window as unknown as { foragerLastExport?: unknown }).foragerLastExport);
   await clickTestId(results, `export-${format}`);
   const filename = await waitFor(
@@ -631,25 +679,6 @@ export async function saveExport(results: Page, dir: string, format: string): Pr
     `${file} on disk`,
   );
   return readFileSync(file, 'utf8');
-}
-
-/** The id of the tab showing `url`, asked from an extension page (Firefox has no service worker to evaluate in). */
-export async function firefoxTabId(session: FirefoxSession, url: string): Promise<number> {
-  const probe = await openFirefoxPage(session.browser, `${session.base}popup.html`);
-  try {
-    return await waitFor(
-      () =>
-        probe.evaluate(async (u) => {
-          const api = (
-            globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }
-          ).browser;
-          return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
-        }, url),
-      'the results tab id',
-    );
-  } finally {
-    await probe.close();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------
