@@ -178,7 +178,17 @@ export default defineBackground(() => {
     return context;
   }
 
-  const handle = createRequestHandler({ runner, store, strategies, inspectTab, ready });
+  /**
+   * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark
+   * (a timestamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
+   */
+  async function clearStorage(): Promise<void> {
+    await browser.storage.local.clear();
+    const session = Object.keys(await browser.storage.session.get(null)).filter((key) => key !== SESSION_MARK);
+    if (session.length > 0) await browser.storage.session.remove(session);
+  }
+
+  const handle = createRequestHandler({ runner, store, strategies, inspectTab, ready, clearStorage });
 
   /** Requests and ports are accepted from the extension's own pages only (not from content scripts or other extensions). */
   const ownPagePrefix = browser.runtime.getURL('/');

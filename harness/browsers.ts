@@ -1,16 +1,18 @@
 /**
  * Shared by the real-browser tests (test/e2e), the `npm start` demo (cli/demo.ts) and the extension benchmark
- * (bench/extension.ts): building the extension, the local results page made from a real fixture, and launching
- * Chromium / Firefox with Forager loaded. Recipes follow GUIDE.md "Driving real browsers in tests".
+ * (bench/extension.ts): building the extension, reading its packages, the local results page made from a real
+ * fixture, launching Chromium / Firefox with Forager loaded, and driving its pages. Recipes follow GUIDE.md "Driving
+ * real browsers in tests"; what differs between the two browsers in a test is in test/e2e/driver.ts.
  *
  * Node only (not part of lib/).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import JSZip from 'jszip';
 import { parseHTML } from 'linkedom';
 import puppeteer, { type Browser, type CDPSession, type Page, type Target, type WebWorker } from 'puppeteer';
 import { ENGINES } from '../lib/app/serp/engines/index';
@@ -27,12 +29,10 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
  */
 export const SERP_DIR = path.join(findSharedDir(), 'serp');
 /**
- * Where `npm run test:e2e` builds (FORAGER_E2E=1: wxt.config.ts sends such builds to .output/e2e, away from the
- * .output/chrome-mv3 and .output/firefox-mv3 a person loads). FORAGER_E2E_OUT points the tests at another e2e build.
+ * Where `npm run zip:e2e` builds and packs the e2e extension (FORAGER_E2E=1: wxt.config.ts sends such builds to
+ * .output/e2e, away from the .output/chrome-mv3 and .output/firefox-mv3 a person loads). FORAGER_E2E_OUT: elsewhere.
  */
 export const E2E_OUT = process.env.FORAGER_E2E_OUT ? path.resolve(process.env.FORAGER_E2E_OUT) : path.join(ROOT, '.output/e2e');
-export const CHROME_DIR = path.join(E2E_OUT, 'chrome-mv3');
-export const FIREFOX_DIR = path.join(E2E_OUT, 'firefox-mv3');
 /** Gecko id of the Firefox build (wxt.config.ts). */
 export const GECKO_ID = 'forager@forager.invalid';
 /** The internal UUID launchFirefox gives the extension: its pages are moz-extension://<this>/... */
@@ -82,22 +82,78 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
 // ---------------------------------------------------------------------------------------------------------------
 // Building
 
-interface Manifest {
+/** The manifest fields the tests look at. */
+export interface Manifest {
+  name: string;
+  version: string;
+  description?: string;
+  icons?: Record<string, string>;
+  permissions?: string[];
   host_permissions?: string[];
+  optional_host_permissions?: string[];
+  minimum_chrome_version?: string;
+  options_ui?: { page: string; open_in_tab?: boolean };
+  browser_specific_settings?: { gecko?: { id?: string; strict_min_version?: string; data_collection_permissions?: unknown } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Packages (`npm run zip`: the store packages; `npm run zip:e2e`: the same with site access granted at install)
+
+/** package.json's version, which the packages' names and manifests carry. */
+export const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Where a package is: `.output/forager-<version>-<browser>.zip`, or for `e2e` the one in .output/e2e. */
+export function packagePath(browser: 'chrome' | 'firefox', opts: { e2e: boolean }): string {
+  return path.join(opts.e2e ? E2E_OUT : path.join(ROOT, '.output'), `forager-${VERSION}-${browser}.zip`);
+}
+
+async function openPackage(zip: string): Promise<JSZip> {
+  if (!existsSync(zip)) throw new Error(`No package at ${zip}: run \`npm run zip\` (store) or \`npm run zip:e2e\` (tests).`);
+  return JSZip.loadAsync(readFileSync(zip));
+}
+
+/** The manifest inside a package. */
+export async function packageManifest(zip: string): Promise<Manifest> {
+  const file = (await openPackage(zip)).file('manifest.json');
+  if (!file) throw new Error(`${zip} holds no manifest.json`);
+  return JSON.parse(await file.async('string')) as Manifest;
+}
+
+/** The file names inside a package. */
+export async function packageFiles(zip: string): Promise<string[]> {
+  return Object.values((await openPackage(zip)).files)
+    .filter((f) => !f.dir)
+    .map((f) => f.name);
+}
+
+/** One file of a package, as text. */
+export async function packageText(zip: string, name: string): Promise<string> {
+  const file = (await openPackage(zip)).file(name);
+  if (!file) throw new Error(`${zip} holds no ${name}`);
+  return file.async('string');
+}
+
+/** Unpacks a package into `dir` (Chromium loads extensions from a folder). */
+export async function unpackPackage(zip: string, dir: string): Promise<void> {
+  const archive = await openPackage(zip);
+  for (const entry of Object.values(archive.files)) {
+    const target = path.resolve(dir, entry.name);
+    if (!target.startsWith(path.resolve(dir) + path.sep)) throw new Error(`${zip}: ${entry.name} points outside the package`);
+    if (entry.dir) mkdirSync(target, { recursive: true });
+    else {
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, await entry.async('nodebuffer'));
+    }
+  }
 }
 
 /**
- * Throws a clear error unless `dir` holds a build made with FORAGER_E2E=1 (host permission granted up front: a
- * headless browser never answers the permission prompt, so a normal build cannot crawl there).
+ * Throws a clear error unless `zip` is an e2e package: made with FORAGER_E2E=1, host permission granted up front (a
+ * headless browser never answers the permission prompt, so a store package cannot crawl there).
  */
-export function assertE2EBuild(dir: string): void {
-  const file = path.join(dir, 'manifest.json');
-  if (!existsSync(file))
-    throw new Error(`No extension build at ${dir}: run \`npm run test:e2e\` (it builds with FORAGER_E2E=1).`);
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  if (!manifest.host_permissions?.includes('<all_urls>')) {
-    throw new Error(`${dir} is a normal build; the e2e tests need FORAGER_E2E=1 (run \`npm run test:e2e\`).`);
-  }
+export async function assertE2EPackage(zip: string): Promise<void> {
+  if (!(await packageManifest(zip)).host_permissions?.includes('<all_urls>'))
+    throw new Error(`${zip} is a store package; the e2e tests need one made by \`npm run zip:e2e\` (FORAGER_E2E=1).`);
 }
 
 /**
@@ -413,13 +469,13 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-/** Launches firefox-esr, installs the built extension in `dir` and fixes its internal UUID (so its pages have a known URL). */
 /**
- * `downloadDir`: where downloads land, without asking (the export tests read the files there). `prefs`: more
- * Firefox preferences (e.g. a short `extensions.background.idle.timeout`, to have the event page suspended).
+ * Launches firefox-esr, installs the extension (`extension`: a build folder or a package, .zip) as a temporary add-on
+ * and fixes its internal UUID (so its pages have a known URL). `downloadDir`: where downloads land, without asking.
+ * `prefs`: more Firefox preferences.
  */
 export async function launchFirefox(
-  dir: string,
+  extension: string,
   options: { downloadDir?: string; prefs?: Record<string, unknown> } = {},
 ): Promise<FirefoxSession> {
   const uuid = FIREFOX_UUID;
@@ -453,7 +509,7 @@ export async function launchFirefox(
     },
   });
   try {
-    await browser.installExtension(dir);
+    await browser.installExtension(extension);
   } catch (e) {
     await browser.close().catch(() => {});
     throw e;

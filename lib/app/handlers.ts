@@ -15,6 +15,8 @@ export interface RequestDeps {
   inspectTab(tabId: number): Promise<TabContext>;
   /** Awaited before any request: the background's start-up recovery. */
   ready?: Promise<unknown>;
+  /** Empties the extension's own storage (storage.local and the like; the crawls are the store's), for deleteAll. */
+  clearStorage?(): Promise<void>;
 }
 
 /** Largest page window one request returns (a results page asks in windows). */
@@ -46,6 +48,10 @@ export function createRequestHandler(deps: RequestDeps) {
         return deps.runner.rename(str(req.id), req.name);
       case 'forager/delete':
         await deps.runner.remove(str(req.id));
+        return true;
+      case 'forager/deleteAll':
+        await deps.runner.removeAll();
+        await deps.clearStorage?.();
         return true;
       case 'forager/list':
         return deps.store.listCrawls();

@@ -85,6 +85,8 @@ export type ForagerRequest =
   | { type: 'forager/stop'; id: string }
   | { type: 'forager/rename'; id: string; name: string }
   | { type: 'forager/delete'; id: string }
+  /** Every crawl and everything else Forager keeps (options page, "Delete all Forager data"). */
+  | { type: 'forager/deleteAll' }
   | { type: 'forager/list' }
   | { type: 'forager/snapshot'; id?: string; limit?: number }
   | { type: 'forager/pages'; id: string; offset?: number; limit?: number }
@@ -102,6 +104,7 @@ export interface ResponseMap {
   'forager/stop': CrawlRecord;
   'forager/rename': CrawlRecord;
   'forager/delete': true;
+  'forager/deleteAll': true;
   'forager/list': CrawlRecord[];
   /** The asked crawl, else the running one, else the newest; null when there are none. */
   'forager/snapshot': CrawlSnapshot | null;
@@ -126,6 +129,7 @@ const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>([
   'forager/stop',
   'forager/rename',
   'forager/delete',
+  'forager/deleteAll',
   'forager/list',
   'forager/snapshot',
   'forager/pages',

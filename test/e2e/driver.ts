@@ -14,17 +14,17 @@
  */
 import type { Browser, CDPSession, Page, WebWorker } from 'puppeteer';
 import {
-  assertE2EBuild,
+  assertE2EPackage,
   backgroundWorker,
-  CHROME_DIR,
-  FIREFOX_DIR,
   FIREFOX_UUID,
   launchChromium,
   launchFirefox,
   openExtensionPage,
   openFirefoxPage,
+  packagePath,
   stopServiceWorker,
   tempDir,
+  unpackPackage,
   waitFor,
   within,
 } from '../../harness/browsers';
@@ -73,9 +73,15 @@ export interface ExtensionDriver {
   close(): Promise<void>;
 }
 
-/** Launches `name` with the e2e build of Forager (refusing any other build) and a fresh profile and download folder. */
-export async function launchDriver(name: BrowserName): Promise<ExtensionDriver> {
-  return name === 'chromium' ? ChromiumDriver.launch() : FirefoxDriver.launch();
+/**
+ * Launches `name` with a fresh profile and download folder, and Forager installed from its package: by default the
+ * e2e package (`npm run zip:e2e`: site access granted at install; any other is refused), with `store: true` the one
+ * people install (`npm run zip`).
+ */
+export async function launchDriver(name: BrowserName, opts: { store?: boolean } = {}): Promise<ExtensionDriver> {
+  const zip = packagePath(name === 'chromium' ? 'chrome' : 'firefox', { e2e: !opts.store });
+  if (!opts.store) await assertE2EPackage(zip);
+  return name === 'chromium' ? ChromiumDriver.launch(zip) : FirefoxDriver.launch(zip);
 }
 
 /** The source of an expression that runs `fn(forager, ...args)` given an expression for the forager object. */
@@ -101,18 +107,23 @@ class ChromiumDriver implements ExtensionDriver {
     private readonly cleanup: () => Promise<void>,
   ) {}
 
-  static async launch(): Promise<ChromiumDriver> {
-    assertE2EBuild(CHROME_DIR);
+  static async launch(zip: string): Promise<ChromiumDriver> {
     const downloads = tempDir('forager-e2e-downloads-');
-    const chromium = await launchChromium(CHROME_DIR).catch((e: unknown) => {
-      downloads.remove();
-      throw e;
-    });
+    // Chromium loads an extension from a folder: the package, unpacked.
+    const unpacked = tempDir('forager-e2e-extension-');
+    const chromium = await unpackPackage(zip, unpacked.dir)
+      .then(() => launchChromium(unpacked.dir))
+      .catch((e: unknown) => {
+        downloads.remove();
+        unpacked.remove();
+        throw e;
+      });
     const session = await chromium.browser.target().createCDPSession();
     await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads.dir, eventsEnabled: true });
     const driver = new ChromiumDriver(chromium.browser, chromium.extensionId, downloads.dir, session, async () => {
       await chromium.close();
       downloads.remove();
+      unpacked.remove();
     });
     await driver.waitForBackground();
     return driver;
@@ -201,10 +212,10 @@ class FirefoxDriver implements ExtensionDriver {
     private readonly cleanup: () => Promise<void>,
   ) {}
 
-  static async launch(): Promise<FirefoxDriver> {
-    assertE2EBuild(FIREFOX_DIR);
+  static async launch(zip: string): Promise<FirefoxDriver> {
     const downloads = tempDir('forager-e2e-downloads-');
-    const firefox = await launchFirefox(FIREFOX_DIR, { downloadDir: downloads.dir }).catch((e: unknown) => {
+    // Installed from the package itself, as addons.mozilla.org hands it out.
+    const firefox = await launchFirefox(zip, { downloadDir: downloads.dir }).catch((e: unknown) => {
       downloads.remove();
       throw e;
     });

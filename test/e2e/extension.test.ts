@@ -426,4 +426,88 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     const cookies = await driver.browser.cookies();
     expect(cookies.some((c) => c.name === 'forager_test' && c.domain === '127.0.0.1')).toBe(true);
   });
+
+  // Last: it deletes what the tests above made.
+  test('options page: "Delete all Forager data", confirmed, stops the running crawl and leaves nothing in IndexedDB or extension storage', async () => {
+    // A crawl running (held by the test web), and something in extension storage (settings will live there).
+    const topic = web.web.topics[3].id;
+    const view = await driver.open(
+      newCrawlPath(
+        topicQuery(web.web, topic).keywords,
+        seedsFor(web.web, topic, 2).map((p) => web.urlOf(p)),
+      ),
+    );
+    gate.allow(3);
+    const running = await startFromForm(view, { maxPages: 100, politenessDelayMs: 0 });
+    await waitFor(() => gate.held().length > 0, 'the crawl held');
+    await driver.background(async () => {
+      type Api = { storage: { local: { set(o: object): Promise<void> } } };
+      const g = globalThis as unknown as { browser?: Api; chrome: Api };
+      await (g.browser ?? g.chrome).storage.local.set({ 'forager.e2e': 'kept until deleted' });
+    });
+    const before = await driver.background((f) => f.store.listCrawls());
+    expect(before.length).toBeGreaterThanOrEqual(4);
+    expect(before.find((c) => c.id === running)?.status).toBe('running');
+
+    const options = await driver.open('options.html');
+    await waitFor(
+      async () => (await options.$eval(tid('crawl-total'), (e) => e.textContent ?? '')).includes(`keeps ${before.length} crawls`),
+      'the options page to count the crawls',
+    );
+    // Asked, then cancelled: nothing happens.
+    await clickTestId(options, 'delete-all');
+    await options.waitForSelector(`${tid('delete-all-dialog')}[role="alertdialog"]`);
+    await waitFor(
+      () => options.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'delete-all-confirm'),
+      'the focus on the confirmation',
+    );
+    await clickTestId(options, 'delete-all-cancel');
+    expect(await options.$(tid('delete-all-dialog'))).toBeNull();
+    expect((await driver.background((f) => f.store.listCrawls())).length).toBe(before.length);
+
+    // Asked and confirmed.
+    await clickTestId(options, 'delete-all');
+    await clickTestId(options, 'delete-all-confirm');
+    await waitFor(
+      async () => (await options.$eval(tid('delete-all-status'), (e) => e.textContent ?? '')).includes('has been deleted'),
+      'the deletion to be reported',
+    );
+    expect(await options.$eval(tid('crawl-total'), (e) => e.textContent ?? '')).toContain('keeps 0 crawls');
+    gate.open();
+
+    const left = await driver.background(async () => {
+      type Api = { storage: { local: { get(k: null): Promise<object> }; session: { get(k: null): Promise<object> } } };
+      const g = globalThis as unknown as { browser?: Api; chrome: Api; indexedDB: IDBFactory };
+      const api = g.browser ?? g.chrome;
+      const records: Record<string, number> = {};
+      for (const info of await g.indexedDB.databases()) {
+        const db = await new Promise<IDBDatabase>((resolve, reject) => {
+          const open = g.indexedDB.open(info.name!);
+          open.onsuccess = () => resolve(open.result);
+          open.onerror = () => reject(open.error);
+        });
+        for (const name of Array.from(db.objectStoreNames)) {
+          records[`${info.name}/${name}`] = await new Promise<number>((resolve, reject) => {
+            const count = db.transaction(name).objectStore(name).count();
+            count.onsuccess = () => resolve(count.result);
+            count.onerror = () => reject(count.error);
+          });
+        }
+        db.close();
+      }
+      return {
+        records,
+        local: Object.keys(await api.storage.local.get(null)),
+        session: Object.keys(await api.storage.session.get(null)),
+      };
+    });
+    // The crawls' database is still there (the background holds it open), every store in it empty.
+    expect(Object.keys(left.records)).toContain('forager/crawls');
+    expect(Object.entries(left.records).filter(([, n]) => n > 0)).toEqual([]);
+    expect(left.local).toEqual([]);
+    // The session mark: a time stamp telling a worker restart from a browser start (PRIVACY.md), no data.
+    expect(left.session.filter((k) => k !== 'forager.session')).toEqual([]);
+    await options.close();
+    await view.close();
+  });
 });

@@ -182,6 +182,26 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     await store.deleteCrawl('never-existed'); // no error
   });
 
+  it('deletes everything at once: no crawl, page, skip or checkpoint is left, and the store works on', async () => {
+    const store = make();
+    for (const id of ['a', 'b']) {
+      await store.putCrawl(record(id, 1));
+      await store.addPages(id, [page(`https://e.com/${id}`, 0.5)]);
+      await store.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
+      await store.saveCheckpoint(id, checkpoint(1));
+    }
+    await store.deleteAll();
+    expect(await store.listCrawls()).toEqual([]);
+    for (const id of ['a', 'b']) {
+      expect(await store.countPages(id)).toBe(0);
+      expect(await store.getSkips(id)).toEqual([]);
+      expect(await store.getCheckpoint(id)).toBeUndefined();
+    }
+    await store.deleteAll(); // nothing to delete: no error
+    await store.putCrawl(record('c', 2));
+    expect((await store.listCrawls()).map((c) => c.id)).toEqual(['c']);
+  });
+
   it('keys pages by URL: the same page twice keeps one copy, the later one', async () => {
     const store = make();
     await store.addPages('c', [page('https://e.com/x', 0.1, { title: 'first' })]);

@@ -65,6 +65,8 @@ export interface CrawlStore {
   updateCrawl(id: string, patch: Partial<Omit<CrawlRecord, 'id'>>): Promise<CrawlRecord | undefined>;
   /** Deletes the crawl, its pages, skips and checkpoint. */
   deleteCrawl(id: string): Promise<void>;
+  /** Deletes every crawl with its pages, skips and checkpoint, in one write: all of it or (on failure) none. */
+  deleteAll(): Promise<void>;
   addPages(crawlId: string, pages: PageResult[]): Promise<void>;
   /** Pages of a crawl, best score first. */
   getPages(crawlId: string, opts?: { offset?: number; limit?: number }): Promise<PageResult[]>;
