@@ -11,6 +11,7 @@
  * | killing the background   | CDP ServiceWorker.stopAllWorkers (what an idle       | about:debugging's "Terminate background script" (what an idle timeout     |
  * |                          | timeout does), puppeteer detached from it first      | does to an event page)                                                    |
  * | downloads                | CDP Browser.setDownloadBehavior                      | download preferences at launch                                            |
+ * | installing the package   | unpacked into a temporary folder (--load-extension)  | the .zip itself, as a temporary add-on (WebDriver BiDi)                   |
  */
 import type { Browser, CDPSession, Page, WebWorker } from 'puppeteer';
 import {

@@ -8,6 +8,10 @@
  * Waits have deadlines and no assertion depends on speed: a crawl that must be caught running is held by the test
  * web (harness/testweb/gate.ts), so it cannot finish first. Run with `npm run test:e2e` (builds first); one browser:
  * `npx vitest run --project e2e -t chromium`.
+ *
+ * A new test goes inside the `describe.each` block and so runs in both browsers: reach the background, tabs, menus
+ * and downloads through `driver`, never through a browser's own API. A test that only one browser can pass says why,
+ * and gets the difference into the driver when it can.
  */
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
