@@ -18,6 +18,7 @@ import {
   assertE2EPackage,
   backgroundWorker,
   FIREFOX_UUID,
+  GECKO_ID,
   launchChromium,
   launchFirefox,
   openExtensionPage,
@@ -51,6 +52,8 @@ type Json = string | number | boolean | null | undefined | Json[] | { [key: stri
 export interface ExtensionDriver {
   readonly name: BrowserName;
   readonly browser: Browser;
+  /** The extension's runtime.id: Chromium's extension id, Firefox's gecko id. */
+  readonly extensionId: string;
   /** Where the browser saves downloads, without asking. */
   readonly downloads: string;
   /** Opens an extension page (`popup.html?tab=3`, `results.html#/crawl/…`) in a new tab, once its document has loaded. */
@@ -102,7 +105,7 @@ class ChromiumDriver implements ExtensionDriver {
 
   private constructor(
     readonly browser: Browser,
-    private readonly extensionId: string,
+    readonly extensionId: string,
     readonly downloads: string,
     private readonly session: CDPSession,
     private readonly cleanup: () => Promise<void>,
@@ -202,6 +205,7 @@ class ChromiumDriver implements ExtensionDriver {
 
 class FirefoxDriver implements ExtensionDriver {
   readonly name = 'firefox' as const;
+  readonly extensionId = GECKO_ID;
   /** An extension page kept open to reach the background from (the manifest's JSON view: no app runs in it). */
   private probe: Page | null = null;
   private debugPage: Page | null = null;
