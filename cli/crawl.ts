@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import { createCrawl } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { listStrategies, strategySpec } from '../lib/engine';
-import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord } from '../lib/engine';
+import { createGuardedFetch } from '../lib/node/guarded-fetch';
+import { normalizeNamedHost } from '../lib/engine';
+import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord, UrlPolicy } from '../lib/engine';
 
 const HELP = `Usage: npm run crawl -- "<topic keywords>" <seed URL>... [options]
 
@@ -28,7 +30,9 @@ Options:
   --timeout MS          per-request timeout (default 10000)
   --max-bytes N         bytes read per page (default 102400)
   --stay-on-sites       follow only links to the seeds' hosts
-  --allow-private       allow loopback and private addresses (local test webs)
+  --allow-private       allow loopback and private addresses (local test webs); link-local ones stay refused
+  --private-host HOST   allow this private host (HOST or HOST:PORT; repeatable), link-local ones included;
+                        cloud metadata addresses (169.254.169.254 ...) are never fetched
   --ignore-robots       do not fetch or obey robots.txt
   --seed N              RNG seed (default 1): same seed, same crawl
   --lang CODE           stop-word language of the topic (default en)
@@ -87,6 +91,7 @@ function parseCommandLine() {
       'max-bytes': { type: 'string' },
       'stay-on-sites': { type: 'boolean' },
       'allow-private': { type: 'boolean' },
+      'private-host': { type: 'string', multiple: true },
       'ignore-robots': { type: 'boolean' },
       seed: { type: 'string' },
       lang: { type: 'string' },
@@ -147,8 +152,10 @@ async function main(): Promise<void> {
     params[k] = v;
   }
 
-  const urlPolicy = {
+  const privateHosts = (o['private-host'] ?? []).map((h) => normalizeNamedHost(h) ?? fail(`--private-host: not a host: "${h}"`));
+  const urlPolicy: UrlPolicy = {
     allowPrivate: Boolean(o['allow-private']),
+    ...(privateHosts.length ? { privateHosts } : {}),
     allowedHosts: o['stay-on-sites']
       ? [
           ...new Set(
@@ -163,7 +170,10 @@ async function main(): Promise<void> {
         ]
       : undefined,
   };
+  // Connections only to addresses the policy allows, whatever a host name resolves to (lib/node/guarded-fetch.ts).
+  const net = createGuardedFetch(urlPolicy);
   const fetcher = createFetcher({
+    fetch: net.fetch,
     politenessDelayMs: intOption(o.delay, 'delay', 1000),
     concurrency: intOption(o.concurrency, 'concurrency', 6, 1),
     timeoutMs: intOption(o.timeout, 'timeout', 10_000, 1),
@@ -228,6 +238,7 @@ async function main(): Promise<void> {
     }
   }
   if ('close' in fetcher && typeof fetcher.close === 'function') fetcher.close();
+  await net.close();
   if (!o.quiet) process.stderr.write(`\ndone (${reason})\n`);
 
   const ranked = results.filter((p) => !p.noindex).sort((a, b) => b.score - a.score);

@@ -18,7 +18,15 @@ import {
   type TabContext,
 } from '../lib/app/protocol';
 import { createIdbStore } from '../lib/app/store/idb-store';
-import { GUARD_RULE_IDS, networkGuardRules } from '../lib/app/network-guard';
+import { networkGuardRules } from '../lib/app/network-guard';
+import {
+  AddressGuard,
+  isOwnRequest,
+  toReport,
+  WATCH_FILTER,
+  WATCHED_EVENTS,
+  type WebRequestDetails,
+} from '../lib/app/address-guard';
 import { listStrategies } from '../lib/engine';
 import type { Evaluator } from '../lib/engine';
 import { spawnEvaluatorWorker } from './worker/spawn';
@@ -31,7 +39,32 @@ const KEEPALIVE_MS = 20_000;
 
 /** The part of declarativeNetRequest the network guard uses (Chrome 84+, Firefox 113+ in MV3). */
 interface DeclarativeNetRequest {
+  getSessionRules(): Promise<{ id: number }[]>;
   updateSessionRules(options: { removeRuleIds?: number[]; addRules?: ReturnType<typeof networkGuardRules> }): Promise<void>;
+}
+
+/** A webRequest event, as far as the address guard uses it. */
+interface WebRequestEvent {
+  addListener(listener: (d: WebRequestDetails) => unknown, filter: typeof WATCH_FILTER, extraInfoSpec?: string[]): void;
+  removeListener(listener: (d: WebRequestDetails) => unknown): void;
+}
+type WebRequestApi = Record<keyof typeof WATCHED_EVENTS, WebRequestEvent>;
+/** Firefox's dns API (the polyfill's types do not cover it). */
+interface DnsApi {
+  resolve(hostname: string): Promise<{ addresses: string[] }>;
+}
+
+/**
+ * The browser APIs the network guards need, or an error saying which is missing: no crawl runs without them.
+ * declarativeNetRequest blocks private hosts by name; webRequest reports the address of every answer; Firefox's
+ * dns resolves each host name before its request is sent.
+ */
+function guardApis(): { dnr: DeclarativeNetRequest; webRequest: WebRequestApi; dns?: DnsApi } {
+  const api = browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest; webRequest?: WebRequestApi; dns?: DnsApi };
+  if (!api.declarativeNetRequest?.updateSessionRules) throw new Error('the declarativeNetRequest API is not available');
+  if (!api.webRequest?.onResponseStarted) throw new Error('the webRequest API is not available');
+  if (import.meta.env.FIREFOX && !api.dns?.resolve) throw new Error('the dns API is not available');
+  return { dnr: api.declarativeNetRequest, webRequest: api.webRequest, dns: api.dns };
 }
 
 /** Chrome-only APIs the polyfill's types do not cover. */
@@ -111,31 +144,86 @@ export default defineBackground(() => {
     }
   };
 
+  // ---- the address guard: what the browser reports about the crawl's own requests (lib/app/address-guard.ts) ----
+  const ownOrigin = new URL(browser.runtime.getURL('/')).origin;
+  let addressGuard: AddressGuard | null = null;
+  /** Fetchers open (one per run; a run winding down may overlap the next one's start). */
+  let openFetchers = 0;
+  const watchers = new Map<string, (d: WebRequestDetails) => unknown>();
+  const watchRequests = (on: boolean) => {
+    const { webRequest, dns } = guardApis();
+    const events = webRequest as unknown as Record<string, WebRequestEvent>;
+    if (on && watchers.size === 0) {
+      for (const [event, phase] of Object.entries(WATCHED_EVENTS)) {
+        const listener = (d: WebRequestDetails) => {
+          if (addressGuard && isOwnRequest(d, ownOrigin)) addressGuard.report(toReport(phase, d));
+        };
+        events[event].addListener(listener, WATCH_FILTER, event === 'onHeadersReceived' ? ['responseHeaders'] : undefined);
+        watchers.set(event, listener);
+      }
+      if (dns) {
+        // Firefox can hold a request until its host name is resolved: screen every one before it is sent.
+        const screen = async (d: WebRequestDetails) => {
+          const guard = addressGuard;
+          if (!guard || !isOwnRequest(d, ownOrigin)) return {};
+          const verdict = await guard.screen(d.requestId, d.url, async (host) => (await dns.resolve(host)).addresses);
+          return verdict.ok ? {} : { cancel: true };
+        };
+        events.onBeforeRequest.addListener(screen, WATCH_FILTER, ['blocking']);
+        watchers.set('screen', screen);
+      }
+    } else if (!on) {
+      for (const [event, listener] of watchers) events[event === 'screen' ? 'onBeforeRequest' : event].removeListener(listener);
+      watchers.clear();
+    }
+  };
+
   const runner = new CrawlRunner({
     store,
     evaluator,
     strategies,
-    // Redirect hops are followed by the browser where lib cannot see them: session rules block this extension's own
-    // requests to private hosts, except the crawl's private seed hosts (lib/app/network-guard.ts).
+    // Session rules block this extension's own requests to private hosts by name, except the crawl's ticked private
+    // seed hosts (lib/app/network-guard.ts); the runner starts no crawl unless they are in place.
     guardNetwork: async (policy) => {
-      const dnr = (browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest }).declarativeNetRequest;
-      if (!dnr?.updateSessionRules)
-        throw new Error('declarativeNetRequest is not available: redirect hops to private hosts are not blocked');
+      const { dnr } = guardApis();
       const ownDomain = new URL(browser.runtime.getURL('/')).host;
-      await dnr.updateSessionRules({
-        removeRuleIds: GUARD_RULE_IDS,
-        addRules: networkGuardRules(ownDomain, policy.privateHosts),
-      });
+      const addRules = networkGuardRules(ownDomain, policy.privateHosts);
+      const removeRuleIds = (await dnr.getSessionRules()).map((r) => r.id);
+      await dnr.updateSessionRules({ removeRuleIds, addRules });
     },
-    makeFetcher: (settings, urlPolicy) =>
-      createFetcher({
+    makeFetcher: (settings, urlPolicy) => {
+      // Every request of the run goes through the address guard, which the browser's reports feed while it is open.
+      const guard = new AddressGuard({
+        policy: urlPolicy,
+        fetch: (input, init) => globalThis.fetch(input, init),
+        onBan: (ban) => console.warn('[forager] refused', ban.detail),
+      });
+      addressGuard = guard;
+      openFetchers++;
+      watchRequests(true);
+      const fetcher = createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
         concurrency: 6,
         // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
         timeoutMs: 10_000,
         respectRobots: true,
         urlPolicy,
-      }),
+        fetch: guard.fetch,
+      });
+      let closed = false;
+      return {
+        ...fetcher,
+        close() {
+          fetcher.close();
+          if (closed) return;
+          closed = true;
+          if (--openFetchers === 0) {
+            watchRequests(false);
+            if (addressGuard === guard) addressGuard = null;
+          }
+        },
+      };
+    },
     onUpdate: (id, record, pages) => hub.update(id, record, pages),
     onCrawlsChanged: () => hub.crawlsChanged(),
     onBusy: setBusy,
@@ -239,5 +327,7 @@ export default defineBackground(() => {
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info as MenuClick & { menuItemId: string }, tab));
 
   // For end-to-end tests and debugging from the worker's console.
-  Object.assign(globalThis, { forager: { runner, store, hub, handle, onMenuClick, ready } });
+  Object.assign(globalThis, {
+    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard },
+  });
 });

@@ -32,8 +32,8 @@ export interface RunnerDeps {
   makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
   /**
    * Installs the browser's own guard for a run's URL rules before its first request (the extension: session rules
-   * that block redirect hops to private hosts, lib/app/network-guard.ts). A failure is reported (onError) and the run
-   * goes on with lib's checks alone.
+   * that block its requests to private hosts, lib/app/network-guard.ts). If it fails, the run does not start: the
+   * crawl is marked 'error' with a message saying so (no crawl runs unguarded).
    */
   guardNetwork?(policy: UrlPolicy): Promise<void>;
   /** Default: lib/engine/crawl's createCrawl. */
@@ -327,7 +327,10 @@ export class CrawlRunner {
     try {
       await this.deps.guardNetwork?.(policy);
     } catch (error) {
-      this.deps.onError?.(error);
+      const text = `Forager could not install its network guard (${message(error)}) and does not crawl without it.`;
+      await this.setStatus(record.id, 'error', { error: text });
+      this.deps.onCrawlsChanged?.();
+      throw new Error(text);
     }
     const fetcher = this.deps.makeFetcher(record.settings, policy);
     const controller = new AbortController();

@@ -18,7 +18,19 @@ export { decodeHtml } from './html/charset';
 export { tokenize, words, stopwordLanguage } from './text/tokenize';
 export { cosine, norm, termVector, topicVector } from './text/vector';
 export { canonicalizeUrl } from './url/canonical';
-export { checkUrl, isPrivateHost, isLoopbackHost, type UrlCheck, type UrlPolicy } from './url/rules';
+export {
+  checkAddress,
+  checkHost,
+  checkUrl,
+  hostKind,
+  isLoopbackHost,
+  isNamedHost,
+  isPrivateHost,
+  normalizeNamedHost,
+  type HostKind,
+  type UrlCheck,
+  type UrlPolicy,
+} from './url/rules';
 export { PriorityFrontier, FifoFrontier } from './frontier/index';
 export { Rng, type RngState } from './rng';
 export {

@@ -10,6 +10,11 @@ export interface CrawlSettings {
   politenessDelayMs: number;
   /** Only follow links to the seeds' hosts. */
   stayOnSeedSites: boolean;
+  /**
+   * Seed hosts on the user's own network or computer (host and port, as URL.host writes them) that the user ticked
+   * in the start form: the only private hosts the crawl may fetch (lib/app/settings.ts crawlPolicy). Absent: none.
+   */
+  privateHosts?: string[];
   /** RNG seed, for reproducible runs. */
   seed: number;
 }

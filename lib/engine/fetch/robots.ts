@@ -13,7 +13,7 @@
  * Successful and 4xx results are cached for `ttlMs` (default 24 h, the RFC's upper bound).
  */
 import robotsParser from 'robots-parser';
-import { privateHostAllowed, type UrlPolicy } from '../url/rules';
+import { checkHost, type UrlPolicy } from '../url/rules';
 import { DEFAULT_USER_AGENT, Deadline, classifyError, discardBody, isRedirectStatus, readBodyCapped, requestInit } from './http';
 
 type Robot = ReturnType<typeof robotsParser>;
@@ -71,8 +71,7 @@ function checkRobotsHop(url: string, policy: UrlPolicy = {}): { ok: true } | { o
   if (policy.allowedHosts && !policy.allowedHosts.some((h) => host === h.toLowerCase() || host.endsWith(`.${h.toLowerCase()}`))) {
     return { ok: false, detail: `host ${host} not allowed` };
   }
-  if (!privateHostAllowed(host, policy)) return { ok: false, detail: `private or local host ${host}` };
-  return { ok: true };
+  return checkHost(u, policy);
 }
 
 /** The product token robots.txt groups are matched against: 'Forager/0.1 (+...)' -> 'Forager'. */
