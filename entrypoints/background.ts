@@ -145,7 +145,7 @@ export default defineBackground(() => {
   };
 
   // ---- the address guard: what the browser reports about the crawl's own requests (lib/app/address-guard.ts) ----
-  const ownOrigin = new URL(browser.runtime.getURL('/')).origin;
+  const ownOrigin = browser.runtime.getURL('/').replace(/\/$/, '');
   let addressGuard: AddressGuard | null = null;
   /** Fetchers open (one per run; a run winding down may overlap the next one's start). */
   let openFetchers = 0;

@@ -385,16 +385,12 @@ export const WATCHED_EVENTS = {
  */
 export const WATCH_FILTER = { urls: ['<all_urls>'], types: ['xmlhttprequest' as const], tabId: -1 };
 
-/** Whether a webRequest event is about a request this extension (`ownOrigin`, e.g. chrome-extension://id) made. */
+/** Whether a webRequest event is about a request this extension (`ownOrigin`: chrome-extension://id, no slash) made. */
 export function isOwnRequest(details: WebRequestDetails, ownOrigin: string): boolean {
   if (details.tabId !== -1) return false;
   const from = details.initiator ?? details.originUrl;
-  if (!from) return false;
-  try {
-    return new URL(from).origin === ownOrigin;
-  } catch {
-    return false;
-  }
+  // Compared as text: URL.origin of an extension URL is 'null' outside the browser that owns the scheme.
+  return !!from && (from === ownOrigin || from.startsWith(`${ownOrigin}/`));
 }
 
 /** A webRequest event's details as a {@link RequestReport}. */

@@ -213,7 +213,11 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       if (respectRobots) {
         try {
           if (!(await raceAbort(robots.isAllowed(current, userAgent), signal))) {
-            return fail('robots', redirects ? `robots.txt disallows redirect target ${current}` : 'disallowed by robots.txt');
+            // An unreachable robots.txt disallows everything for a while: say why (a refused address, a timeout ...).
+            const status = await raceAbort(robots.status(current), signal);
+            const why =
+              status?.kind === 'disallow-all' ? `robots.txt unreachable (${status.detail})` : 'disallowed by robots.txt';
+            return fail('robots', redirects ? `${why}: redirect target ${current}` : why);
           }
           const crawlDelay = await raceAbort(robots.crawlDelayMs(current, userAgent), signal);
           if (crawlDelay !== undefined) restMs = Math.max(restMs, Math.min(crawlDelay, maxCrawlDelayMs));
