@@ -158,7 +158,9 @@ export default defineBackground(() => {
         const listener = (d: WebRequestDetails) => {
           if (addressGuard && isOwnRequest(d, ownOrigin)) addressGuard.report(toReport(phase, d));
         };
-        events[event].addListener(listener, WATCH_FILTER, event === 'onHeadersReceived' ? ['responseHeaders'] : undefined);
+        // Firefox refuses an extraInfoSpec argument (even undefined) on events that take none.
+        if (event === 'onHeadersReceived') events[event].addListener(listener, WATCH_FILTER, ['responseHeaders']);
+        else events[event].addListener(listener, WATCH_FILTER);
         watchers.set(event, listener);
       }
       if (dns) {
@@ -184,12 +186,14 @@ export default defineBackground(() => {
     strategies,
     // Session rules block this extension's own requests to private hosts by name, except the crawl's ticked private
     // seed hosts (lib/app/network-guard.ts); the runner starts no crawl unless they are in place.
+    // The address guard's listeners are on before the run's first request (and off once no fetcher is open).
     guardNetwork: async (policy) => {
       const { dnr } = guardApis();
       const ownDomain = new URL(browser.runtime.getURL('/')).host;
       const addRules = networkGuardRules(ownDomain, policy.privateHosts);
       const removeRuleIds = (await dnr.getSessionRules()).map((r) => r.id);
       await dnr.updateSessionRules({ removeRuleIds, addRules });
+      watchRequests(true);
     },
     makeFetcher: (settings, urlPolicy) => {
       // Every request of the run goes through the address guard, which the browser's reports feed while it is open.
@@ -200,7 +204,7 @@ export default defineBackground(() => {
       });
       addressGuard = guard;
       openFetchers++;
-      watchRequests(true);
+      watchRequests(true); // already on (guardNetwork), unless an earlier run's fetcher closed since
       const fetcher = createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
         concurrency: 6,
