@@ -184,8 +184,10 @@ describe('Forager in Firefox', () => {
       await tab.goto(slowSerp.url, { waitUntil: 'domcontentloaded' });
       const tabId = await firefoxTabId(idle, slowSerp.url);
       const popup = await openFirefoxPage(idle.browser, `${idle.base}popup.html?tab=${tabId}`);
-      const budget = 60;
-      const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
+      const budget = 24;
+      // Every webRequest event of the crawl's own requests (the address guard listens to them) resets the event
+      // page's idle timer: leave gaps between requests longer than the 1 s idle timeout.
+      const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 2500 });
       await popup.close(); // no extension page left open: nothing keeps the event page alive
 
       // Suspended: the request log stops growing for 3 s before the budget is reached.

@@ -167,16 +167,17 @@ describe.each(['chromium', 'firefox'] as const)('private network, %s', (kind) =>
       ]);
       // Nothing ticked: every start page is private, so there is nothing to crawl.
       await clickTestId(view, 'crawl-button');
-      const message = await waitFor(() => view.$eval(tid('start-message'), (e) => e.textContent).catch(() => null), 'the refusal');
+      const message = await waitFor(
+        () => view.$eval(tid('start-message'), (e) => e.textContent).catch(() => null),
+        'the refusal',
+      );
       expect(message).toContain('Every start page is on your own network or this computer');
 
       // The test web's host ticked, the canary's not: the crawl runs and never asks the canary anything.
       await view.click(`${tid('private-host')}[data-host="${seedHost}"]`);
       const id = await startFromForm(view, { maxPages: 6, politenessDelayMs: 0, tickPrivateHosts: false });
       expect(await waitForStatus(view, ['done', 'error'], 120_000)).toBe('done');
-      const record = await ask<{ settings: { privateHosts: string[] } }>(view, { type: 'forager/snapshot', id }).then(
-        (s) => (s as unknown as { record: { settings: { privateHosts: string[] } } }).record,
-      );
+      const { record } = await ask<{ record: { settings: { privateHosts: string[] } } }>(view, { type: 'forager/snapshot', id });
       expect(record.settings.privateHosts).toEqual([seedHost]);
       const skips = await ask<Skip[]>(view, { type: 'forager/skips', id });
       expect(skips.find((s) => s.url === privateSeed)).toMatchObject({ reason: 'url-refused' });
@@ -243,7 +244,10 @@ describe.each(['chromium', 'firefox'] as const)('private network, %s', (kind) =>
         const g = globalThis as unknown as { browser?: unknown; chrome?: unknown };
         const dnr = ((g.browser ?? g.chrome) as { declarativeNetRequest: { getSessionRules(): Promise<unknown[]> } })
           .declarativeNetRequest;
-        return (await dnr.getSessionRules()) as { action: { type: string }; condition: { regexFilter?: string; urlFilter?: string } }[];
+        return (await dnr.getSessionRules()) as {
+          action: { type: string };
+          condition: { regexFilter?: string; urlFilter?: string };
+        }[];
       });
       expect(rules.filter((r) => r.action.type === 'allow').length).toBe(1000);
       const regexes = rules.flatMap((r) => (r.condition.regexFilter ? [r.condition.regexFilter] : []));
@@ -279,6 +283,30 @@ describe.each(['chromium', 'firefox'] as const)('private network, %s', (kind) =>
       await results.close();
     } finally {
       await view.close().catch(() => {});
+    }
+  });
+
+  test("the browser's rules refuse the extension's own requests to an unticked private host, outside the crawler too", async () => {
+    // The session rules of the last crawl are still installed (its ticked hosts: the test web's and 499 more).
+    const page = await driver.open('popup.html');
+    try {
+      const outcomes = await page.evaluate(
+        async (urls) =>
+          Promise.all(
+            urls.map((u) =>
+              fetch(u, { credentials: 'omit', cache: 'no-store' }).then(
+                (r) => `status ${r.status}`,
+                (e: unknown) => `refused: ${String(e)}`,
+              ),
+            ),
+          ),
+        [`http://127.0.0.2:${canary.port}/direct`, seed],
+      );
+      expect(outcomes[0]).toMatch(/^refused/);
+      expect(outcomes[1]).toBe('status 200');
+      expect(canary.requests).toEqual([]);
+    } finally {
+      await page.close();
     }
   });
 });
