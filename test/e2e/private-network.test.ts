@@ -37,7 +37,7 @@ const CANARY_NAME = 'router.forager-test.example';
 
 interface Canary {
   port: number;
-  /** Every request: path and Host header. */
+  /** Every request but the favicon a tab asks for (late, on its own schedule): path and Host header. */
   requests: { path: string; host: string }[];
   close(): Promise<void>;
 }
@@ -45,7 +45,7 @@ interface Canary {
 async function startCanary(): Promise<Canary> {
   const requests: Canary['requests'] = [];
   const server = http.createServer((req, res) => {
-    requests.push({ path: req.url ?? '', host: req.headers.host ?? '' });
+    if (req.url !== '/favicon.ico') requests.push({ path: req.url ?? '', host: req.headers.host ?? '' });
     res.writeHead(200, { 'Content-Type': 'text/html' });
     res.end('<!DOCTYPE html><title>router admin</title><p>router admin</p>');
   });
