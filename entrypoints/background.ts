@@ -24,8 +24,9 @@ import {
   isOwnRequest,
   toReport,
   WATCH_FILTER,
-  WATCHED_EVENTS,
+  watchedEvents,
   type WebRequestDetails,
+  type WebRequestEventName,
 } from '../lib/app/address-guard';
 import { listStrategies } from '../lib/engine';
 import type { Evaluator } from '../lib/engine';
@@ -48,7 +49,7 @@ interface WebRequestEvent {
   addListener(listener: (d: WebRequestDetails) => unknown, filter: typeof WATCH_FILTER, extraInfoSpec?: string[]): void;
   removeListener(listener: (d: WebRequestDetails) => unknown): void;
 }
-type WebRequestApi = Record<keyof typeof WATCHED_EVENTS, WebRequestEvent>;
+type WebRequestApi = Record<WebRequestEventName, WebRequestEvent>;
 /** Firefox's dns API (the polyfill's types do not cover it). */
 interface DnsApi {
   resolve(hostname: string): Promise<{ addresses: string[] }>;
@@ -154,7 +155,7 @@ export default defineBackground(() => {
     const { webRequest, dns } = guardApis();
     const events = webRequest as unknown as Record<string, WebRequestEvent>;
     if (on && watchers.size === 0) {
-      for (const [event, phase] of Object.entries(WATCHED_EVENTS)) {
+      for (const [event, phase] of Object.entries(watchedEvents(import.meta.env.FIREFOX))) {
         const listener = (d: WebRequestDetails) => {
           if (addressGuard && isOwnRequest(d, ownOrigin)) addressGuard.report(toReport(phase, d));
         };

@@ -36,9 +36,9 @@ export interface RequestReport {
   /** The URL of this hop. */
   url: string;
   /**
-   * 'sent': about to be sent (onBeforeRequest); 'headers': response headers in (onHeadersReceived); 'redirect': the
-   * browser got a redirect (onBeforeRedirect); 'response': the response started (onResponseStarted); 'error':
-   * the request failed or was cancelled (onErrorOccurred).
+   * 'sent': about to be sent (onBeforeRequest; tests and the Firefox screen); 'headers': response headers in
+   * (onHeadersReceived); 'redirect': the browser got a redirect (onBeforeRedirect); 'response': the response started
+   * (onResponseStarted); 'error': the request failed or was cancelled (onErrorOccurred).
    */
   phase: 'sent' | 'headers' | 'redirect' | 'response' | 'error';
   /** The address of the server that answered, as the browser reports it (webRequest `ip`). */
@@ -221,7 +221,7 @@ export class AddressGuard {
 
   /** Takes a report of the browser about one of the extension's requests (see {@link RequestReport}). */
   report(r: RequestReport): void {
-    const entry = this.entryFor(r.requestId, r.url, r.phase === 'sent');
+    const entry = this.entryFor(r.requestId, r.url);
     if (!entry) return;
     if (r.phase === 'sent') {
       if (r.url !== entry.hopUrl) {
@@ -255,7 +255,7 @@ export class AddressGuard {
    * to. Refused (and the host name banned) when any of them is refused: the connection could use any of them.
    */
   async screen(requestId: string, url: string, resolve: (hostname: string) => Promise<string[]>): Promise<UrlCheck> {
-    const entry = this.entryFor(requestId, url, true);
+    const entry = this.entryFor(requestId, url);
     const host = hostnameOf(url);
     const refuse = (detail: string, address?: string): UrlCheck => {
       if (address) this.ban(host, address, detail);
@@ -329,10 +329,11 @@ export class AddressGuard {
   /**
    * The request a report is about: known by its id, or (for the first report of a request) the oldest request made
    * through this guard for the same URL, else for the same origin (a browser may serialize a URL slightly differently).
+   * A request's first report is about its first hop (redirect hops come later under the same id).
    */
-  private entryFor(requestId: string, url: string, mayBind: boolean): Entry | undefined {
+  private entryFor(requestId: string, url: string): Entry | undefined {
     const known = this.byId.get(requestId);
-    if (known || !mayBind) return known;
+    if (known) return known;
     let i = this.unbound.findIndex((e) => e.url === url);
     if (i < 0) {
       const origin = originOf(url);
@@ -370,14 +371,25 @@ export interface WebRequestDetails {
   proxyInfo?: unknown;
 }
 
-/** webRequest events the background listens to while a crawl runs, and the phase each reports. */
-export const WATCHED_EVENTS = {
-  onBeforeRequest: 'sent',
-  onHeadersReceived: 'headers',
-  onBeforeRedirect: 'redirect',
-  onResponseStarted: 'response',
-  onErrorOccurred: 'error',
-} as const satisfies Record<string, RequestReport['phase']>;
+/**
+ * webRequest events the background listens to while a crawl runs, and the phase each reports: the fewest that give
+ * the address of every answer and the target of every redirect (each event costs a message to the background).
+ * Chrome reports a redirect's address and target in onBeforeRedirect, also for a `redirect: 'manual'` fetch; Firefox
+ * does not fire it for those, and reports the address and the Location header in onHeadersReceived.
+ */
+export function watchedEvents(firefox: boolean): Partial<Record<WebRequestEventName, RequestReport['phase']>> {
+  return firefox
+    ? { onHeadersReceived: 'headers', onBeforeRedirect: 'redirect', onResponseStarted: 'response', onErrorOccurred: 'error' }
+    : { onBeforeRedirect: 'redirect', onResponseStarted: 'response', onErrorOccurred: 'error' };
+}
+
+/** The webRequest events the guard may listen to. */
+export type WebRequestEventName =
+  | 'onBeforeRequest'
+  | 'onHeadersReceived'
+  | 'onBeforeRedirect'
+  | 'onResponseStarted'
+  | 'onErrorOccurred';
 
 /**
  * The filter of those listeners: fetch() requests outside any tab, i.e. the extension's own (and other extensions'
