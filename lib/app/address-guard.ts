@@ -223,21 +223,22 @@ export class AddressGuard {
   report(r: RequestReport): void {
     const entry = this.entryFor(r.requestId, r.url);
     if (!entry) return;
-    if (r.phase === 'sent') {
-      if (r.url !== entry.hopUrl) {
-        // The browser follows a redirect itself: a new hop, whose address is not known yet.
-        entry.hopUrl = r.url;
-        entry.hopIp = undefined;
-        entry.location = undefined;
-        entry.status = undefined;
-      }
-      return;
+    if (r.url !== entry.hopUrl) {
+      // The browser followed a redirect itself (the fetcher's fallback): a new hop, whose address is not known yet.
+      entry.hopUrl = r.url;
+      entry.hopIp = undefined;
+      entry.location = undefined;
+      entry.status = undefined;
     }
+    if (r.phase === 'sent') return;
     if (r.proxied) entry.proxied = true;
     if (r.ip && !r.proxied) {
       entry.hopIp = r.ip;
       const verdict = checkAddress(r.ip, r.url, this.policy);
-      if (!verdict.ok) this.ban(hostnameOf(r.url), r.ip, verdict.detail);
+      if (!verdict.ok) {
+        this.ban(hostnameOf(r.url), r.ip, verdict.detail);
+        this.fail(entry, verdict.detail); // this request, whatever host it started on
+      }
     }
     if (r.statusCode !== undefined) entry.status = r.statusCode;
     if (r.location && (r.phase === 'redirect' || (r.statusCode !== undefined && REDIRECT_STATUSES.has(r.statusCode)))) {

@@ -266,6 +266,19 @@ describe('AddressGuard (the extension: webRequest ip reports, Firefox dns screen
     }
   });
 
+  it('a redirect the browser follows itself (the fallback when no Location was reported) is refused at a private hop', async () => {
+    const browser = fakeBrowser();
+    const guard = new AddressGuard({ policy: {}, fetch: browser.fetch });
+    const p = guard.fetch('http://public.example/go', { redirect: 'follow' });
+    const r = await browser.next();
+    r.resolve(html());
+    // Chrome: the first hop's redirect (public), then the second hop's answer, under the same request id.
+    guard.report({ requestId: r.id, url: r.url, phase: 'redirect', ip: '93.184.216.34', location: 'http://lan.example/admin' });
+    guard.report({ requestId: r.id, url: 'http://lan.example/admin', phase: 'response', ip: '192.168.1.1', statusCode: 200 });
+    await expect(p).rejects.toThrow('lan.example is at 192.168.1.1');
+    expect(guard.banned().map((b) => b.host)).toEqual(['lan.example']);
+  });
+
   it("with the engine's fetcher: a redirect onto a name that resolves privately costs one GET /robots.txt and no page request", async () => {
     const browser = fakeBrowser();
     const guard = new AddressGuard({ policy: {}, fetch: browser.fetch });
