@@ -166,7 +166,7 @@ async function crawl(
       const fetcher = createFetcher({
         fetch: net.fetch,
         politenessDelayMs: settings.politenessDelayMs,
-        concurrency: settings.fetch?.concurrency,
+        maxInFlight: settings.fetch?.concurrency,
         timeoutMs: settings.fetch?.timeoutMs,
         maxBytes: settings.fetch?.maxBytes,
         respectRobots: settings.fetch?.respectRobots ?? true,

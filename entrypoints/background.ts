@@ -212,7 +212,7 @@ export default defineBackground(() => {
       watchRequests(true); // already on (guardNetwork), unless an earlier run's fetcher closed since
       const fetcher = createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
-        concurrency: 6,
+        maxInFlight: 6,
         // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
         timeoutMs: 10_000,
         respectRobots: true,

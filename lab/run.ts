@@ -219,7 +219,7 @@ export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator,
   const fetcher = createFetcher({
     fetch: net.fetch,
     politenessDelayMs: 0,
-    concurrency: task.fetchConcurrency,
+    maxInFlight: task.fetchConcurrency,
     respectRobots: false,
     urlPolicy: LAB_URL_POLICY,
     ...(task.maxBytes ? { maxBytes: task.maxBytes } : {}),
@@ -233,8 +233,6 @@ export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator,
     limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
     fetcher,
     evaluator: counted,
-    urlPolicy: LAB_URL_POLICY,
-    concurrency: task.fetchConcurrency,
     signal,
   });
   const urls: string[] = [];

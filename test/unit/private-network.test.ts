@@ -13,7 +13,7 @@ import {
   WATCH_FILTER,
 } from '../../lib/app/address-guard';
 import { crawlPolicy, privateSeedHosts, validateStart } from '../../lib/app/settings';
-import { createCrawl, createFetcher, type PageFetcher } from '../../lib/engine';
+import { createCrawl, createFetcher, type PageFetcher, type SkipRecord } from '../../lib/engine';
 
 const START = { topic: 'home network', source: { kind: 'serp' as const, engine: 'bing', query: 'x' } };
 
@@ -80,7 +80,9 @@ describe('private seeds need the user to tick them', () => {
     if (!r.ok) throw new Error(r.error);
     const policy = crawlPolicy(r.value.seeds, r.value.settings);
     const fetched: string[] = [];
+    // The fetcher owns the crawl's URL rules; the crawl applies them to its seeds too.
     const fetcher: PageFetcher = {
+      urlPolicy: policy,
       fetch: async (url) => {
         fetched.push(url);
         return { ok: false, url, reason: 'http-error', detail: 'HTTP 404', status: 404, elapsedMs: 0 };
@@ -92,13 +94,11 @@ describe('private seeds need the user to tick them', () => {
       strategy: { name: 'breadth-first' },
       limits: { maxPages: 5 },
       fetcher,
-      urlPolicy: policy,
     });
-    for await (const _ of crawl.events()) {
-      // run to the end
-    }
+    const recorded: SkipRecord[] = [];
+    for await (const event of crawl.events()) if (event.type === 'skip') recorded.push(event.skip);
     expect(fetched).toEqual(['https://example.com/']);
-    const skips = crawl.checkpoint().skips.filter((s) => s.reason === 'url-refused');
+    const skips = recorded.filter((s) => s.reason === 'url-refused');
     expect(skips.map((s) => s.url).sort()).toEqual(['http://169.254.169.254/latest/', 'http://192.168.1.1/cgi-bin/reboot']);
     expect(skips.find((s) => s.url.includes('169.254'))?.detail).toContain('cloud metadata');
   });
