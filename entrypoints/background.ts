@@ -146,6 +146,16 @@ async function inspectTab(tabId: number): Promise<TabContext> {
   return context;
 }
 
+/**
+ * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark (a
+ * time stamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
+ */
+async function clearStorage(): Promise<void> {
+  await browser.storage.local.clear();
+  const session = Object.keys(await browser.storage.session.get(null)).filter((key) => key !== SESSION_MARK);
+  if (session.length > 0) await browser.storage.session.remove(session);
+}
+
 export default defineBackground(() => {
   const store = createIdbStore();
   // ---- the address guard: what the browser reports about the crawl's own requests (lib/app/address-guard.ts) ----
@@ -251,6 +261,7 @@ export default defineBackground(() => {
     },
     extensionId: browser.runtime.id,
     ownPagePrefix: browser.runtime.getURL('/'),
+    clearStorage,
   });
 
   browser.runtime.onStartup.addListener(() => app.browserStarted());
