@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createCrawl, evaluatePage } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
+import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { localEvaluator } from '../lib/engine';
 import { strategySpec } from '../lib/engine';
 import type { EvaluationInput, Evaluator, PageEvaluation, Topic } from '../lib/engine';
@@ -214,7 +215,9 @@ export const LAB_URL_POLICY: UrlPolicy = { allowPrivate: true, allowedHosts: ['1
 
 /** Runs one crawl to `task.maxPages` and records its page sequence (URLs). */
 export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator, signal?: AbortSignal): Promise<CrawlOutcome> {
+  const net = createGuardedFetch(LAB_URL_POLICY);
   const fetcher = createFetcher({
+    fetch: net.fetch,
     politenessDelayMs: 0,
     maxInFlight: task.fetchConcurrency,
     respectRobots: false,
@@ -248,6 +251,7 @@ export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator,
     }
   } finally {
     fetcher.close();
+    await net.close();
   }
   return {
     index: task.index,
