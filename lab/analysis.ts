@@ -13,7 +13,8 @@
 import { tokenize } from '../lib/engine';
 import type { CorpusIndex } from './corpus';
 import {
-  bm25Scores,
+  type Bm25Options,
+  mean,
   meanOverCrawl,
   meanSe,
   maxPairedT,
@@ -24,7 +25,6 @@ import {
   tfidf,
   topK,
   type PairedComparison,
-  type RankDoc,
 } from './metrics';
 import type { CrawlRecord } from './run';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
@@ -86,16 +86,54 @@ export interface AnalysisOptions {
   step?: number;
 }
 
+/**
+ * BM25 scores of every corpus page for a query, through the inverted index: the same values as {@link bm25Scores}
+ * over the whole corpus (same formula, same order of additions per page), without visiting pages that hold no query term.
+ */
+export function corpusBm25(corpus: CorpusIndex, queryTerms: string[], options: Bm25Options = {}): Float64Array {
+  const k1 = options.k1 ?? 1.2;
+  const b = options.b ?? 0.75;
+  const N = corpus.size;
+  const avgdl = mean(corpus.length) || 1;
+  const qtf = new Map<string, number>();
+  for (const t of queryTerms) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  const scores = new Float64Array(N);
+  for (const [t, q] of qtf) {
+    const k = corpus.termId.get(t);
+    const n = k === undefined ? 0 : corpus.df[k];
+    const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
+    const { docs, counts } = corpus.postings(t);
+    for (let p = 0; p < docs.length; p++) {
+      const d = docs[p];
+      const f = counts[p];
+      const norm = k1 * (1 - b + (b * corpus.length[d]) / avgdl);
+      scores[d] += q * idf * ((f * (k1 + 1)) / (f + norm));
+    }
+  }
+  return scores;
+}
+
+/** How many of the distinct terms each corpus page contains. */
+export function corpusTermCounts(corpus: CorpusIndex, terms: string[]): Int32Array {
+  const counts = new Int32Array(corpus.size);
+  for (const t of new Set(terms)) for (const d of corpus.postings(t).docs) counts[d]++;
+  return counts;
+}
+
+/** The corpus's IDF as a lookup for {@link tfidf}. */
+export function corpusIdf(corpus: CorpusIndex): { get(term: string): number | undefined } {
+  return { get: (term) => corpus.idf(term) };
+}
+
 /** Ranks the corpus for a topic: BM25 against the description, and distinct keywords with PageRank ties. */
 export function staticRankings(
   topic: LabTopic,
   corpus: CorpusIndex,
 ): { lexical: string[]; linkage: string[]; keywords: string[] } {
   const lang = topic.language ?? 'en';
-  const docs: RankDoc[] = corpus.ids.map((id, i) => ({ id, tf: corpus.tf[i], length: corpus.length[i] }));
-  const bm = bm25Scores(docs, tokenize(topic.description, lang), {}, corpus.df);
+  const bm = corpusBm25(corpus, tokenize(topic.description, lang));
   const keywords = [...new Set(tokenize(topic.keywords, lang))];
-  const kwCount = corpus.tf.map((tf) => keywords.reduce((n, k) => n + (tf[k] ? 1 : 0), 0));
+  const kwCount = corpusTermCounts(corpus, keywords);
   return {
     lexical: rankBy(corpus.ids, bm).filter((id) => bm[corpus.position.get(id)!] > 0),
     linkage: rankBy(corpus.ids, kwCount, corpus.pagerank).filter((id) => kwCount[corpus.position.get(id)!] > 0),
@@ -117,6 +155,7 @@ export function analyze(
   if (points[points.length - 1] !== maxBudget) points.push(maxBudget);
 
   const hubs = new Set(corpus.ids.filter((_, i) => corpus.hub[i]));
+  const idf = corpusIdf(corpus);
   const statics: TopicStatics[] = [];
   /** topic -> task -> metric -> (pages, budget) -> value */
   type Evaluate = (pages: CrawlRecord['pages'], budget: number) => number;
@@ -133,13 +172,13 @@ export function analyze(
   for (const topic of topics) {
     const ranks = staticRankings(topic, corpus);
     const lang = topic.language ?? 'en';
-    const desc = tfidf(Object.fromEntries(countTerms(tokenize(topic.description, lang))), corpus.idf);
+    const desc = tfidf(Object.fromEntries(countTerms(tokenize(topic.description, lang))), idf);
     const simCache = new Map<string, number>();
     const sim = (id: string): number => {
       let v = simCache.get(id);
       if (v === undefined) {
         const i = corpus.position.get(id);
-        v = i === undefined ? 0 : sparseCosine(tfidf(corpus.tf[i], corpus.idf), desc);
+        v = i === undefined ? 0 : sparseCosine(tfidf(corpus.tf(i), idf), desc);
         simCache.set(id, v);
       }
       return v;

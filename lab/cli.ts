@@ -6,12 +6,12 @@
  *   report    rebuild the table and HTML report from a results JSON
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, compareStrategies, type Comparison } from './analysis';
 import { loadCorpusIndex } from './corpus';
-import { DEFAULT_CACHE, pageCountDifferences, prepareDocWeb, REPO_ROOT, SITES_FILE } from './docweb/prepare';
+import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
 import { startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
 import { parseStrategies, runCrawls, type CrawlJob } from './run';
@@ -20,8 +20,8 @@ import { loadTopics, type TaskId } from './topics';
 
 const HELP = `Forager crawl lab
 
-  npm run lab -- prepare [--repin] [--force] [--cache DIR]
-  npm run lab -- serve [--sites DIR] [--port N] [--delay MS]
+  npm run lab -- prepare [--corpus NAME] [--repin] [--force] [--cache DIR]
+  npm run lab -- serve [--corpus NAME | --sites DIR] [--port N] [--delay MS]
   npm run lab -- run --topics FILE [options]
   npm run lab -- report --from results.json [--report out.html] [--compare a,b]
 
@@ -37,7 +37,8 @@ run options:
   --compare A,B        paired comparison of two strategy labels (repeatable; default: each strategy vs the first)
   --json FILE          every number as JSON
   --report FILE        HTML report with plots
-  --sites DIR          a folder of sites to use instead of DocWeb (each subfolder one origin)
+  --corpus NAME        docweb (default; 7 sites, 3,540 pages) or docweb-l (35 sites, 44,099 pages); prepared when missing
+  --sites DIR          a folder of sites to use instead of a corpus (each subfolder one origin)
   --workers N          worker threads running crawls (default: one per core; 0 = all in the main thread)
   --parallel N         crawls at once per worker (default 4)
   --fetch-concurrency N  fetches in flight per crawl (default 8)
@@ -99,17 +100,28 @@ function intList(args: Args, key: string, fallback: string, min = 1): number[] {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** The sites to serve: --sites DIR, or DocWeb (prepared first if missing). */
-function resolveSites(args: Args): { sites: SiteConfig[]; description: string } {
+/** The sites to serve: --sites DIR, or a named corpus (--corpus, default DocWeb), prepared first if missing. */
+function resolveSites(args: Args): { sites: SiteConfig[]; redirectStubs: boolean; description: string; corpus: string } {
   const dir = str(args, 'sites');
-  if (dir) return { sites: loadSitesDir(resolve(dir)), description: `sites folder ${resolve(dir)}` };
-  const cache = resolve(str(args, 'cache', DEFAULT_CACHE)!);
-  const manifest = prepareDocWeb({ cacheDir: cache, log });
+  if (dir) {
+    const config = join(resolve(dir), 'sites.json');
+    return {
+      sites: loadSitesDir(resolve(dir)),
+      redirectStubs: existsSync(config) ? !!loadSitesFile(config).redirectStubs : false,
+      description: `sites folder ${resolve(dir)}`,
+      corpus: 'sites',
+    };
+  }
+  const corpus = corpusByName(str(args, 'corpus', DEFAULT_CORPUS)!);
+  const cache = resolve(str(args, 'cache', corpus.cacheDir)!);
+  const manifest = prepareCorpus({ corpus, cacheDir: cache, log });
   const diffs = pageCountDifferences(manifest);
-  if (diffs.length) log(`DocWeb page counts differ from the README: ${diffs.join('; ')}`);
+  if (diffs.length) log(`${corpus.name} page counts differ from sites.json's expectedPages: ${diffs.join('; ')}`);
   return {
-    sites: loadSitesDir(join(cache, 'sites'), SITES_FILE),
-    description: `DocWeb (${manifest.packages.map((p) => `${p.name} ${p.version}`).join(', ')})`,
+    sites: loadSitesDir(join(cache, 'sites'), corpus.sitesFile),
+    redirectStubs: !!loadSitesFile(corpus.sitesFile).redirectStubs,
+    description: `${corpus.name} (${manifest.packages.map((p) => `${p.name} ${p.version}`).join(', ')})`,
+    corpus: corpus.name,
   };
 }
 
@@ -118,7 +130,7 @@ function corpusCacheFile(sites: SiteConfig[]): string {
     .update(sites.map((s) => s.dir).join('\0'))
     .digest('hex')
     .slice(0, 12);
-  return join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.json`);
+  return join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.idx`);
 }
 
 async function cmdRun(args: Args): Promise<void> {
@@ -140,16 +152,16 @@ async function cmdRun(args: Args): Promise<void> {
   const maxBytes = maxBytesText ? int(args, 'max-bytes', 0) : undefined;
   const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
 
-  const { sites, description } = resolveSites(args);
+  const { sites, redirectStubs, description } = resolveSites(args);
   const t0 = Date.now();
-  const web = await startLocalWeb({ sites, delayMs: int(args, 'delay', 0, 0) });
+  const web = await startLocalWeb({ sites, redirectStubs, delayMs: int(args, 'delay', 0, 0) });
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   try {
     const cacheArg = str(args, 'corpus-cache');
     const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-    const corpus = await loadCorpusIndex(web, sites, { cacheFile, log });
+    const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, log });
     const topics = loadTopics(topicsFile, (id) => corpus.position.has(id)).topics;
     const labels = strategies.map((s) => s.label);
     const pairs: [string, string][] = compareArgs.length
@@ -199,7 +211,7 @@ async function cmdRun(args: Args): Promise<void> {
         maxBuffer,
         ks,
         step,
-        corpus: { sites: siteCounts, pages: corpus.ids.length, hubs: corpus.hub.filter(Boolean).length, description },
+        corpus: { sites: siteCounts, pages: corpus.ids.length, hubs: corpus.hub.reduce((n, h) => n + h, 0), description },
         wallSeconds: (Date.now() - t0) / 1000,
         crawls: records.length,
         pagesFetched: records.reduce((s, r) => s + r.pages.length, 0),
@@ -266,8 +278,13 @@ function cmdReport(args: Args): void {
 }
 
 async function cmdServe(args: Args): Promise<void> {
-  const { sites } = resolveSites(args);
-  const web: LocalWeb = await startLocalWeb({ sites, basePort: int(args, 'port', 0, 0), delayMs: int(args, 'delay', 0, 0) });
+  const { sites, redirectStubs } = resolveSites(args);
+  const web: LocalWeb = await startLocalWeb({
+    sites,
+    redirectStubs,
+    basePort: int(args, 'port', 0, 0),
+    delayMs: int(args, 'delay', 0, 0),
+  });
   for (const [name, origin] of Object.entries(web.origins)) process.stdout.write(`${name.padEnd(12)} ${origin}/\n`);
   process.stdout.write(`${'portal'.padEnd(12)} ${web.portal}/\n(Ctrl-C to stop)\n`);
   await new Promise<void>((r) => process.once('SIGINT', () => r()));
@@ -282,11 +299,14 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   if (cmd === 'prepare') {
-    const manifest = prepareDocWeb({ cacheDir: str(args, 'cache'), repin: !!args.repin, force: !!args.force, log });
+    const corpus = corpusByName(str(args, 'corpus', DEFAULT_CORPUS)!);
+    const manifest = prepareCorpus({ corpus, cacheDir: str(args, 'cache'), repin: !!args.repin, force: !!args.force, log });
     const diffs = pageCountDifferences(manifest);
     process.stdout.write(
-      `DocWeb ready: ${manifest.totalPages} pages (${manifest.sites.map((s) => `${s.name} ${s.pages}`).join(', ')})\n` +
-        (diffs.length ? `Differences from the README's table:\n  ${diffs.join('\n  ')}\n` : 'Page counts match the README.\n'),
+      `${corpus.name} ready: ${manifest.totalPages} pages (${manifest.sites.map((s) => `${s.name} ${s.pages}`).join(', ')})\n` +
+        (diffs.length
+          ? `Differences from sites.json's expectedPages:\n  ${diffs.join('\n  ')}\n`
+          : "Page counts match sites.json's expectedPages.\n"),
     );
   } else if (cmd === 'run') await cmdRun(args);
   else if (cmd === 'report') cmdReport(args);

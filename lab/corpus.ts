@@ -1,21 +1,36 @@
 /**
  * The corpus index: every page of the served sites, evaluated once with the engine's own evaluator (so the lab's
- * terms are exactly the crawler's terms: same text extraction, tokenizer, stemmer, stop words), with its link graph
- * mapped to page ids and PageRank over it. Cached on disk, keyed by the pages' sizes and dates, the sites' link
- * homes and the engine's text/HTML/URL source, so a change to any of them rebuilds it.
+ * terms are exactly the crawler's terms: same text extraction, tokenizer, stemmer, stop words; a site's pages in its
+ * own language), with its link graph mapped to page ids, PageRank over it, an inverted index for BM25, and each page's
+ * title and first heading. Cached on disk, keyed by the pages' sizes and dates, the sites' link homes and languages,
+ * and the engine's text/HTML/URL source, so a change to any of them rebuilds it.
+ *
+ * Stored compactly (DocWeb-L: 44,099 pages, 3.1 M links): term vectors, postings and links are flat typed arrays
+ * (compressed sparse rows), the cache one binary file of them plus a JSON header.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { evaluatePage } from '../lib/engine';
+import { decodeHtml, evaluatePage } from '../lib/engine';
 import type { TermVector } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
-import { documentFrequencies, idfWeights, pageRank } from './metrics';
+import { pageRankCsr } from './metrics';
 import { globToRegExp, listFiles, pagePaths, type SiteConfig } from './sites';
 
 const REPO_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
-const FORMAT = 'lab-corpus/2';
+const FORMAT = 'lab-corpus/3';
 
 /**
  * Pages with at least this many distinct outlinks to other corpus pages are hubs (tables of contents, indexes):
@@ -23,54 +38,243 @@ const FORMAT = 'lab-corpus/2';
  */
 export const HUB_OUTDEGREE = 200;
 
-export interface CorpusIndex {
-  ids: string[];
-  titles: string[];
-  /** Term frequencies of each page (engine terms: stemmed, stop words removed). */
-  tf: TermVector[];
-  /** Tokens per page. */
-  length: number[];
-  /** Distinct corpus pages each page links to (indices into ids). */
-  outlinks: number[][];
-  /** Hub pages (sites.json patterns or out-degree >= HUB_OUTDEGREE). */
-  hub: boolean[];
-  pagerank: number[];
-  df: Map<string, number>;
-  idf: Map<string, number>;
-  position: Map<string, number>;
-  /** Whether the index was read from the disk cache. */
-  fromCache: boolean;
-}
-
-interface StoredDoc {
+/** One page as the index is built from it. */
+export interface CorpusDoc {
   id: string;
   title: string;
+  /** Text of the page's first `<h1>` ('' when it has none). */
+  heading: string;
+  /** Tokens. */
   length: number;
+  /** Term frequencies, in the evaluator's order. */
   terms: TermVector;
+  /** Distinct corpus pages it links to (indices into the ids, ascending). */
   links: number[];
 }
 
-interface Stored {
-  format: string;
-  fingerprint: string;
-  docs: StoredDoc[];
+/** A growable Int32Array. */
+class IntList {
+  data = new Int32Array(1024);
+  length = 0;
+  push(v: number): void {
+    if (this.length === this.data.length) {
+      const next = new Int32Array(this.data.length * 2);
+      next.set(this.data);
+      this.data = next;
+    }
+    this.data[this.length++] = v;
+  }
+  done(): Int32Array {
+    return this.data.slice(0, this.length);
+  }
 }
 
-/** What the index depends on: the pages, the link homes and the engine source that turns bytes into terms and links. */
-export function corpusFingerprint(sites: SiteConfig[]): string {
-  const h = createHash('sha256').update(FORMAT);
+/** The arrays an index is made of (what the disk cache holds). */
+interface IndexArrays {
+  ids: string[];
+  titles: string[];
+  headings: string[];
+  /** Term dictionary; term vectors refer to terms by position. */
+  terms: string[];
+  length: Int32Array;
+  /** Page i's terms are docTerms[docStart[i] .. docStart[i + 1]), with docCounts alongside. */
+  docStart: Int32Array;
+  docTerms: Int32Array;
+  docCounts: Int32Array;
+  /** Page i links to links[linkStart[i] .. linkStart[i + 1]). */
+  linkStart: Int32Array;
+  links: Int32Array;
+}
+
+/** The corpus index; see the module comment. Build it with {@link loadCorpusIndex} or {@link CorpusIndex.fromDocs}. */
+export class CorpusIndex {
+  readonly ids: string[];
+  readonly titles: string[];
+  readonly headings: string[];
+  /** Tokens per page. */
+  readonly length: Int32Array;
+  readonly terms: string[];
+  readonly termId: Map<string, number>;
+  /** Document frequency per term id. */
+  readonly df: Int32Array;
+  /** Hub pages (sites.json patterns or out-degree >= HUB_OUTDEGREE). */
+  readonly hub: Uint8Array;
+  readonly pagerank: Float64Array;
+  readonly position: Map<string, number>;
+  /** Whether the index was read from the disk cache. */
+  readonly fromCache: boolean;
+  private readonly a: IndexArrays;
+  private postingsBuilt?: { start: Int32Array; docs: Int32Array; counts: Int32Array };
+
+  private constructor(a: IndexArrays, sites: SiteConfig[], fromCache: boolean) {
+    this.a = a;
+    this.ids = a.ids;
+    this.titles = a.titles;
+    this.headings = a.headings;
+    this.length = a.length;
+    this.terms = a.terms;
+    this.termId = new Map(a.terms.map((t, i) => [t, i]));
+    this.fromCache = fromCache;
+    this.position = new Map(a.ids.map((id, i) => [id, i]));
+    const n = a.ids.length;
+    this.df = new Int32Array(a.terms.length);
+    for (let k = 0; k < a.docTerms.length; k++) this.df[a.docTerms[k]]++;
+    const hubPatterns = new Map(sites.map((s) => [s.name, s.hubs.map(globToRegExp)]));
+    this.hub = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      const id = a.ids[i];
+      const slash = id.indexOf('/');
+      const path = id.slice(slash + 1);
+      if (a.linkStart[i + 1] - a.linkStart[i] >= HUB_OUTDEGREE) this.hub[i] = 1;
+      else if ((hubPatterns.get(id.slice(0, slash)) ?? []).some((re) => re.test(path))) this.hub[i] = 1;
+    }
+    this.pagerank = pageRankCsr(a.linkStart, a.links);
+  }
+
+  /** An index of the given pages (tests; the builder). */
+  static fromDocs(docs: CorpusDoc[], sites: SiteConfig[] = [], fromCache = false): CorpusIndex {
+    const terms: string[] = [];
+    const termId = new Map<string, number>();
+    const docStart = new Int32Array(docs.length + 1);
+    const docTerms = new IntList();
+    const docCounts = new IntList();
+    const linkStart = new Int32Array(docs.length + 1);
+    const links = new IntList();
+    docs.forEach((d, i) => {
+      for (const t in d.terms) {
+        let k = termId.get(t);
+        if (k === undefined) {
+          k = terms.length;
+          terms.push(t);
+          termId.set(t, k);
+        }
+        docTerms.push(k);
+        docCounts.push(d.terms[t]);
+      }
+      docStart[i + 1] = docTerms.length;
+      for (const j of d.links) links.push(j);
+      linkStart[i + 1] = links.length;
+    });
+    return new CorpusIndex(
+      {
+        ids: docs.map((d) => d.id),
+        titles: docs.map((d) => d.title),
+        headings: docs.map((d) => d.heading),
+        terms,
+        length: Int32Array.from(docs.map((d) => d.length)),
+        docStart,
+        docTerms: docTerms.done(),
+        docCounts: docCounts.done(),
+        linkStart,
+        links: links.done(),
+      },
+      sites,
+      fromCache,
+    );
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  get edges(): number {
+    return this.a.links.length;
+  }
+
+  /** Page i's term frequencies as an object (terms in the evaluator's order). */
+  tf(i: number): TermVector {
+    const out: TermVector = {};
+    const { docStart, docTerms, docCounts } = this.a;
+    for (let k = docStart[i]; k < docStart[i + 1]; k++) out[this.terms[docTerms[k]]] = docCounts[k];
+    return out;
+  }
+
+  /** Calls fn(term id, count) for each of page i's terms, in the evaluator's order. */
+  forEachTerm(i: number, fn: (term: number, count: number) => void): void {
+    const { docStart, docTerms, docCounts } = this.a;
+    for (let k = docStart[i]; k < docStart[i + 1]; k++) fn(docTerms[k], docCounts[k]);
+  }
+
+  /** Pages page i links to (ascending indices). */
+  outlinks(i: number): Int32Array {
+    return this.a.links.subarray(this.a.linkStart[i], this.a.linkStart[i + 1]);
+  }
+
+  /** Pages linking to each page (ascending), built on demand. */
+  inlinks(): Int32Array[] {
+    const n = this.size;
+    const count = new Int32Array(n + 1);
+    for (const j of this.a.links) count[j + 1]++;
+    for (let i = 0; i < n; i++) count[i + 1] += count[i];
+    const all = new Int32Array(this.a.links.length);
+    const fill = count.slice();
+    for (let i = 0; i < n; i++) for (const j of this.outlinks(i)) all[fill[j]++] = i;
+    return Array.from({ length: n }, (_, j) => all.subarray(count[j], count[j + 1]));
+  }
+
+  /** IDF ln(N / df) of a term; undefined for terms the corpus does not have. */
+  idf(term: string): number | undefined {
+    const k = this.termId.get(term);
+    return k === undefined ? undefined : Math.log(this.size / this.df[k]);
+  }
+
+  /** The pages holding a term (ascending) and its count in each. */
+  postings(term: string): { docs: Int32Array; counts: Int32Array } {
+    const k = this.termId.get(term);
+    if (k === undefined) return { docs: new Int32Array(0), counts: new Int32Array(0) };
+    const p = this.buildPostings();
+    return { docs: p.docs.subarray(p.start[k], p.start[k + 1]), counts: p.counts.subarray(p.start[k], p.start[k + 1]) };
+  }
+
+  private buildPostings(): { start: Int32Array; docs: Int32Array; counts: Int32Array } {
+    if (this.postingsBuilt) return this.postingsBuilt;
+    const { docStart, docTerms, docCounts } = this.a;
+    const start = new Int32Array(this.terms.length + 1);
+    for (let t = 0; t < this.terms.length; t++) start[t + 1] = start[t] + this.df[t];
+    const fill = start.slice(0, this.terms.length);
+    const docs = new Int32Array(docTerms.length);
+    const counts = new Int32Array(docTerms.length);
+    for (let i = 0; i < this.size; i++)
+      for (let k = docStart[i]; k < docStart[i + 1]; k++) {
+        const at = fill[docTerms[k]]++;
+        docs[at] = i;
+        counts[at] = docCounts[k];
+      }
+    this.postingsBuilt = { start, docs, counts };
+    return this.postingsBuilt;
+  }
+
+  /** For the disk cache. */
+  arrays(): IndexArrays {
+    return this.a;
+  }
+
+  static fromArrays(a: IndexArrays, sites: SiteConfig[]): CorpusIndex {
+    return new CorpusIndex(a, sites, true);
+  }
+}
+
+/** What the index depends on: the pages, the link homes, languages and stub rule, and the engine source that turns bytes into terms and links. */
+export function corpusFingerprint(sites: SiteConfig[], redirectStubs = false): string {
+  const h = createHash('sha256').update(`${FORMAT} stubs=${redirectStubs}`);
   for (const s of sites) {
-    h.update(`\0site ${s.name} ${JSON.stringify(s.homes)}`);
+    h.update(`\0site ${s.name} ${JSON.stringify(s.homes)} ${s.language ?? 'en'}`);
     for (const f of listFiles(s.dir)) {
       if (!/\.(html?|xhtml)(\.gz)?$/i.test(f)) continue;
       const st = statSync(join(s.dir, f));
       h.update(`\0${f} ${st.size} ${st.mtimeMs}`);
     }
   }
-  for (const sub of ['lib/engine/html', 'lib/engine/text', 'lib/engine/url']) {
-    const dir = join(REPO_ROOT, sub);
-    if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir).sort()) if (f.endsWith('.ts')) h.update(`\0${sub}/${f}`).update(readFileSync(join(dir, f)));
+  for (const sub of ['lib/engine/html', 'lib/engine/text', 'lib/engine/url', 'lab/docweb/server.ts']) {
+    const path = join(REPO_ROOT, sub);
+    if (!existsSync(path)) continue;
+    const files = statSync(path).isDirectory()
+      ? readdirSync(path)
+          .sort()
+          .filter((f) => f.endsWith('.ts'))
+          .map((f) => join(path, f))
+      : [path];
+    for (const f of files) h.update(`\0${f.slice(REPO_ROOT.length)}`).update(readFileSync(f));
   }
   return h.digest('hex').slice(0, 32);
 }
@@ -78,77 +282,170 @@ export function corpusFingerprint(sites: SiteConfig[]): string {
 export interface BuildOptions {
   /** Cache file; none: always build. */
   cacheFile?: string;
+  /** Meta-refresh stubs are served as redirects (they are then not pages). */
+  redirectStubs?: boolean;
   log?: (line: string) => void;
 }
 
-/** Builds (or reads from the cache) the corpus index of the sites served by `web`. */
-export async function loadCorpusIndex(web: LocalWeb, sites: SiteConfig[], options: BuildOptions = {}): Promise<CorpusIndex> {
-  const log = options.log ?? (() => {});
-  const fingerprint = corpusFingerprint(sites);
-  if (options.cacheFile && existsSync(options.cacheFile)) {
-    try {
-      const stored = JSON.parse(readFileSync(options.cacheFile, 'utf8')) as Stored;
-      if (stored.format === FORMAT && stored.fingerprint === fingerprint) return finish(stored.docs, sites, true);
-    } catch {
-      // unreadable cache: rebuild
-    }
-  }
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
+
+/** The text of the first `<h1>` of an HTML page: tags dropped, entities decoded, pilcrows and whitespace collapsed. */
+export function firstHeading(html: string): string {
+  const m = /<h1\b[^>]*>([\s\S]*?)<\/h1\s*>/i.exec(html);
+  if (!m) return '';
+  return m[1]
+    .replace(/<(script|style)\b[\s\S]*?<\/\1\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, e: string) => {
+      if (e[0] === '#') {
+        const code = e[1] === 'x' || e[1] === 'X' ? Number.parseInt(e.slice(2), 16) : Number(e.slice(1));
+        return Number.isFinite(code) && code > 0 && code < 0x110000 ? String.fromCodePoint(code) : ' ';
+      }
+      return ENTITIES[e.toLowerCase()] ?? whole;
+    })
+    .replace(/[¶#]\s*$/u, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 300);
+}
+
+/** Evaluates every page of the sites as `web` serves them (redirect stubs and failures are not pages). */
+function buildDocs(web: LocalWeb, sites: SiteConfig[], log: (line: string) => void): CorpusDoc[] {
   const started = Date.now();
+  const candidates: { id: string; language: string }[] = [];
+  for (const s of sites)
+    for (const p of pagePaths(listFiles(s.dir))) candidates.push({ id: `${s.name}/${p}`, language: s.language ?? 'en' });
+  // First pass: which candidates are pages (200 HTML), so that links can be mapped to page indices.
   const ids: string[] = [];
-  for (const s of sites) for (const p of pagePaths(listFiles(s.dir))) ids.push(`${s.name}/${p}`);
+  const languages: string[] = [];
+  let stubs = 0;
+  for (const c of candidates) {
+    const slash = c.id.indexOf('/');
+    const served = web.render(c.id.slice(0, slash), `/${c.id.slice(slash + 1)}`);
+    if (served.status === 200) {
+      ids.push(c.id);
+      languages.push(c.language);
+    } else if (served.status === 301) stubs++;
+  }
+  if (stubs) log(`corpus index: ${stubs} redirect stubs are not pages`);
   const position = new Map(ids.map((id, i) => [id, i]));
-  const docs: StoredDoc[] = [];
-  const topic = { keywords: '' };
+  const docs: CorpusDoc[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i];
     const slash = id.indexOf('/');
-    const served = await web.render(id.slice(0, slash), `/${id.slice(slash + 1)}`);
+    const served = web.render(id.slice(0, slash), `/${id.slice(slash + 1)}`);
     const url = web.urlFor(id);
-    if (served.status !== 200) {
-      docs.push({ id, title: '', length: 0, terms: {}, links: [] });
-      continue;
-    }
-    const ev = evaluatePage({ url, body: served.body, contentType: served.contentType, topic });
+    const ev = evaluatePage({
+      url,
+      body: served.body,
+      contentType: served.contentType,
+      topic: { keywords: '', ...(languages[i] !== 'en' ? { language: languages[i] } : {}) },
+    });
     const links = new Set<number>();
     for (const l of ev.links) {
       const target = web.idFor(l.url);
       const j = target === undefined ? undefined : position.get(target);
       if (j !== undefined && j !== i) links.add(j);
     }
-    docs.push({ id, title: ev.title, length: ev.length, terms: { ...ev.terms }, links: [...links].sort((a, b) => a - b) });
-    if ((i + 1) % 500 === 0) log(`corpus index: ${i + 1}/${ids.length} pages`);
+    const heading = firstHeading(decodeHtml(served.body, served.contentType).text);
+    docs.push({ id, title: ev.title, heading, length: ev.length, terms: ev.terms, links: [...links].sort((a, b) => a - b) });
+    if ((i + 1) % 2000 === 0) log(`corpus index: ${i + 1}/${ids.length} pages`);
   }
   log(`corpus index: ${ids.length} pages evaluated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (options.cacheFile) {
-    mkdirSync(dirname(options.cacheFile), { recursive: true });
-    writeFileSync(options.cacheFile, JSON.stringify({ format: FORMAT, fingerprint, docs } satisfies Stored));
-  }
-  return finish(docs, sites, false);
+  return docs;
 }
 
-function finish(docs: StoredDoc[], sites: SiteConfig[], fromCache: boolean): CorpusIndex {
-  const ids = docs.map((d) => d.id);
-  const tf = docs.map((d) => d.terms);
-  const outlinks = docs.map((d) => d.links);
-  const hubPatterns = new Map(sites.map((s) => [s.name, s.hubs.map(globToRegExp)]));
-  const hub = docs.map((d) => {
-    if (d.links.length >= HUB_OUTDEGREE) return true;
-    const slash = d.id.indexOf('/');
-    const path = d.id.slice(slash + 1);
-    return (hubPatterns.get(d.id.slice(0, slash)) ?? []).some((re) => re.test(path));
-  });
-  const df = documentFrequencies(docs.map((d) => ({ tf: d.terms })));
-  return {
-    ids,
-    titles: docs.map((d) => d.title),
-    tf,
-    length: docs.map((d) => d.length),
-    outlinks,
-    hub,
-    pagerank: pageRank(outlinks),
-    df,
-    idf: idfWeights(df, docs.length),
-    position: new Map(ids.map((id, i) => [id, i])),
-    fromCache,
-  };
+/** Builds (or reads from the cache) the corpus index of the sites served by `web`. */
+export async function loadCorpusIndex(web: LocalWeb, sites: SiteConfig[], options: BuildOptions = {}): Promise<CorpusIndex> {
+  const log = options.log ?? (() => {});
+  const fingerprint = corpusFingerprint(sites, options.redirectStubs);
+  if (options.cacheFile && existsSync(options.cacheFile)) {
+    try {
+      const a = readIndexFile(options.cacheFile, fingerprint);
+      if (a) return CorpusIndex.fromArrays(a, sites);
+    } catch {
+      // unreadable cache: rebuild
+    }
+  }
+  const index = CorpusIndex.fromDocs(buildDocs(web, sites, log), sites);
+  if (options.cacheFile) writeIndexFile(options.cacheFile, fingerprint, index.arrays());
+  return index;
+}
+
+// ---------------------------------------------------------------------------------------------- disk cache
+// File: 'LABIDX1\n', header length (uint32 LE), JSON header (format, fingerprint, ids, titles, headings, terms,
+// array lengths), then the Int32Arrays in header order, little-endian, each 4-byte aligned.
+
+const MAGIC = Buffer.from('LABIDX1\n');
+
+function readFully(fd: number, target: Uint8Array, position: number): void {
+  for (let done = 0; done < target.length; ) {
+    const n = readSync(fd, target, done, target.length - done, position + done);
+    if (n <= 0) throw new Error('corpus index cache: file ends early');
+    done += n;
+  }
+}
+const ARRAY_KEYS = ['length', 'docStart', 'docTerms', 'docCounts', 'linkStart', 'links'] as const;
+
+function writeIndexFile(file: string, fingerprint: string, a: IndexArrays): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const header = Buffer.from(
+    JSON.stringify({
+      format: FORMAT,
+      fingerprint,
+      ids: a.ids,
+      titles: a.titles,
+      headings: a.headings,
+      terms: a.terms,
+      arrays: ARRAY_KEYS.map((k) => a[k].length),
+    }),
+  );
+  const pad = (4 - ((MAGIC.length + 4 + header.length) % 4)) % 4;
+  const tmp = `${file}.tmp-${process.pid}`;
+  const fd = openSync(tmp, 'w');
+  try {
+    const len = Buffer.alloc(4);
+    len.writeUInt32LE(header.length + pad);
+    writeSync(fd, MAGIC);
+    writeSync(fd, len);
+    writeSync(fd, header);
+    writeSync(fd, Buffer.alloc(pad, 0x20));
+    for (const k of ARRAY_KEYS) writeSync(fd, new Uint8Array(a[k].buffer, a[k].byteOffset, a[k].byteLength));
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+function readIndexFile(file: string, fingerprint: string): IndexArrays | undefined {
+  const fd = openSync(file, 'r');
+  try {
+    const head = Buffer.alloc(MAGIC.length + 4);
+    readFully(fd, head, 0);
+    if (!head.subarray(0, MAGIC.length).equals(MAGIC)) return undefined;
+    const headerLength = head.readUInt32LE(MAGIC.length);
+    const headerBuf = Buffer.alloc(headerLength);
+    readFully(fd, headerBuf, head.length);
+    const h = JSON.parse(headerBuf.toString('utf8')) as {
+      format: string;
+      fingerprint: string;
+      ids: string[];
+      titles: string[];
+      headings: string[];
+      terms: string[];
+      arrays: number[];
+    };
+    if (h.format !== FORMAT || h.fingerprint !== fingerprint) return undefined;
+    let offset = head.length + headerLength;
+    const arrays = {} as Record<(typeof ARRAY_KEYS)[number], Int32Array>;
+    ARRAY_KEYS.forEach((k, i) => {
+      const arr = new Int32Array(h.arrays[i]);
+      readFully(fd, new Uint8Array(arr.buffer), offset);
+      offset += arr.byteLength;
+      arrays[k] = arr;
+    });
+    return { ids: h.ids, titles: h.titles, headings: h.headings, terms: h.terms, ...arrays };
+  } finally {
+    closeSync(fd);
+  }
 }
