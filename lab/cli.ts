@@ -12,11 +12,12 @@ import { join, resolve } from 'node:path';
 import { analyze, compareStrategies, type Comparison } from './analysis';
 import { loadCorpusIndex } from './corpus';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
-import { startLocalWeb, type LocalWeb } from './docweb/server';
+import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
 import { parseStrategies, runCrawls, type CrawlJob } from './run';
 import { loadSitesDir, type SiteConfig } from './sites';
-import { loadTopics, type TaskId } from './topics';
+import { generateTopics, splitOf } from './topic-generator';
+import { type LabTopic, loadTopics, TOPIC_KINDS, type TaskId, validateTopics } from './topics';
 
 const HELP = `Forager crawl lab
 
@@ -24,6 +25,8 @@ const HELP = `Forager crawl lab
   npm run lab -- serve [--corpus NAME | --sites DIR] [--port N] [--delay MS]
   npm run lab -- run --topics FILE [options]
   npm run lab -- report --from results.json [--report out.html] [--compare a,b]
+  npm run lab -- topics [--corpus NAME] [--out PREFIX]   generate topics: PREFIX-tune.json, PREFIX-test.json
+                                                         (default lab/topics-<corpus>)
 
 run options:
   --topics FILE        topics in docweb-topics/1 format (required)
@@ -107,7 +110,9 @@ function resolveSites(args: Args): { sites: SiteConfig[]; redirectStubs: boolean
     const config = join(resolve(dir), 'sites.json');
     return {
       sites: loadSitesDir(resolve(dir)),
-      redirectStubs: existsSync(config) ? !!loadSitesFile(config).redirectStubs : false,
+      redirectStubs: existsSync(config)
+        ? !!(JSON.parse(readFileSync(config, 'utf8')) as { redirectStubs?: boolean }).redirectStubs
+        : false,
       description: `sites folder ${resolve(dir)}`,
       corpus: 'sites',
     };
@@ -123,6 +128,11 @@ function resolveSites(args: Args): { sites: SiteConfig[]; redirectStubs: boolean
     description: `${corpus.name} (${manifest.packages.map((p) => `${p.name} ${p.version}`).join(', ')})`,
     corpus: corpus.name,
   };
+}
+
+/** Worker threads that evaluate pages when the corpus index is built: --workers, default one per core. */
+function indexWorkers(args: Args): number {
+  return int(args, 'workers', Math.max(1, availableParallelism()), 0);
 }
 
 function corpusCacheFile(sites: SiteConfig[]): string {
@@ -152,7 +162,7 @@ async function cmdRun(args: Args): Promise<void> {
   const maxBytes = maxBytesText ? int(args, 'max-bytes', 0) : undefined;
   const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
 
-  const { sites, redirectStubs, description } = resolveSites(args);
+  const { sites, redirectStubs, description, corpus: corpusName } = resolveSites(args);
   const t0 = Date.now();
   const web = await startLocalWeb({ sites, redirectStubs, delayMs: int(args, 'delay', 0, 0) });
   const abort = new AbortController();
@@ -161,8 +171,12 @@ async function cmdRun(args: Args): Promise<void> {
   try {
     const cacheArg = str(args, 'corpus-cache');
     const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-    const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, log });
+    const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, workers: indexWorkers(args), log });
     const topics = loadTopics(topicsFile, (id) => corpus.position.has(id)).topics;
+    const split = splitSummary(topics);
+    log(
+      `lab: ${topics.length} topics from ${topicsFile} (${split.name === 'none' ? 'hand-made list, no split' : `split: ${split.name}`})`,
+    );
     const labels = strategies.map((s) => s.label);
     const pairs: [string, string][] = compareArgs.length
       ? compareArgs.map((c) => {
@@ -211,7 +225,14 @@ async function cmdRun(args: Args): Promise<void> {
         maxBuffer,
         ks,
         step,
-        corpus: { sites: siteCounts, pages: corpus.ids.length, hubs: corpus.hub.reduce((n, h) => n + h, 0), description },
+        corpus: {
+          name: corpusName,
+          sites: siteCounts,
+          pages: corpus.ids.length,
+          hubs: corpus.hub.reduce((n, h) => n + h, 0),
+          description,
+        },
+        split,
         wallSeconds: (Date.now() - t0) / 1000,
         crawls: records.length,
         pagesFetched: records.reduce((s, r) => s + r.pages.length, 0),
@@ -277,6 +298,49 @@ function cmdReport(args: Args): void {
   output(res, { ...args, json: undefined });
 }
 
+/**
+ * Which split a list of topics is: generated topics (those with a `kind`) are tuning or test by the hash rule of
+ * lab/topic-generator.ts (splitOf); a list without kinds is hand-made and has no split.
+ */
+function splitSummary(topics: LabTopic[]): NonNullable<LabResults['meta']['split']> {
+  if (!topics.every((t) => t.kind)) return { name: 'none', tune: 0, test: 0 };
+  const tune = topics.filter((t) => splitOf(t) === 'tune').length;
+  const test = topics.length - tune;
+  return { name: tune && test ? 'mixed' : tune ? 'tune' : 'test', tune, test };
+}
+
+/** The topics file of a generated split: `<prefix>-tune.json` or `<prefix>-test.json`. */
+function writeTopicsFile(file: string, corpus: string, topics: LabTopic[], note: string): void {
+  const data = { format: 'docweb-topics/1' as const, corpus: `${corpus}; ${note}`, topics };
+  writeFileSync(file, `${JSON.stringify(data, null, 1)}\n`);
+}
+
+async function cmdTopics(args: Args): Promise<void> {
+  const { sites, redirectStubs, corpus: corpusName } = resolveSites(args);
+  const web = simulatedWeb({ sites, redirectStubs });
+  const cacheArg = str(args, 'corpus-cache');
+  const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
+  const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, workers: indexWorkers(args), log });
+  const { topics, candidates } = generateTopics(corpus, sites, web);
+  for (const t of topics) validateTopics({ format: 'docweb-topics/1', topics: [t] }, t.id, (id) => corpus.position.has(id));
+  const prefix = resolve(str(args, 'out', join(REPO_ROOT, 'lab', `topics-${corpusName}`))!);
+  const note = 'generated by `npm run lab -- topics` (lab/topic-generator.ts); split by lab/topic-generator.ts splitOf';
+  const tune = topics.filter((t) => splitOf(t) === 'tune');
+  const test = topics.filter((t) => splitOf(t) === 'test');
+  writeTopicsFile(`${prefix}-tune.json`, corpusName, tune, `${note}: tuning split`);
+  writeTopicsFile(`${prefix}-test.json`, corpusName, test, `${note}: test split`);
+  const byKind = (list: LabTopic[]) =>
+    TOPIC_KINDS.map((k) => `${k} ${list.filter((t) => t.kind === k).length}`).join(', ') +
+    `; ${list.filter((t) => t.language && t.language !== 'en').length} not in English`;
+  process.stdout.write(
+    `candidates: ${Object.entries(candidates)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}\n` +
+      `wrote ${prefix}-tune.json: ${tune.length} topics (${byKind(tune)})\n` +
+      `wrote ${prefix}-test.json: ${test.length} topics (${byKind(test)})\n`,
+  );
+}
+
 async function cmdServe(args: Args): Promise<void> {
   const { sites, redirectStubs } = resolveSites(args);
   const web: LocalWeb = await startLocalWeb({
@@ -311,6 +375,7 @@ export async function main(argv: string[]): Promise<void> {
   } else if (cmd === 'run') await cmdRun(args);
   else if (cmd === 'report') cmdReport(args);
   else if (cmd === 'serve') await cmdServe(args);
+  else if (cmd === 'topics') await cmdTopics(args);
   else throw new Error(`unknown command "${cmd}"\n${HELP}`);
 }
 

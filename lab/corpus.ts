@@ -25,7 +25,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { decodeHtml, evaluatePage } from '../lib/engine';
 import type { TermVector } from '../lib/engine';
-import type { LocalWeb } from './docweb/server';
+import { type LocalWeb, STUB_MAX_BYTES } from './docweb/server';
 import { pageRankCsr } from './metrics';
 import { globToRegExp, listFiles, pagePaths, type SiteConfig } from './sites';
 
@@ -34,9 +34,11 @@ const FORMAT = 'lab-corpus/3';
 
 /**
  * Pages with at least this many distinct outlinks to other corpus pages are hubs (tables of contents, indexes):
- * they "mention everything" and are left out of the static top-k rankings, like the hubs named in sites.json.
+ * they "mention everything" and are left out of the static top-k rankings, like the hubs named in sites.json ...
  */
 export const HUB_OUTDEGREE = 200;
+/** ... and at least this many times the median out-degree of their site's pages. */
+export const HUB_DEGREE_FACTOR = 3;
 
 /** One page as the index is built from it. */
 export interface CorpusDoc {
@@ -86,6 +88,69 @@ interface IndexArrays {
   links: Int32Array;
 }
 
+/** Builds an index one page at a time, keeping only the compact arrays (not the pages' term objects). */
+export class IndexBuilder {
+  private readonly ids: string[] = [];
+  private readonly titles: string[] = [];
+  private readonly headings: string[] = [];
+  private readonly terms: string[] = [];
+  private readonly termId = new Map<string, number>();
+  private readonly lengths = new IntList();
+  private readonly docStart = new IntList();
+  private readonly docTerms = new IntList();
+  private readonly docCounts = new IntList();
+  private readonly linkStart = new IntList();
+  private readonly links = new IntList();
+
+  constructor() {
+    this.docStart.push(0);
+    this.linkStart.push(0);
+  }
+
+  get size(): number {
+    return this.ids.length;
+  }
+
+  add(d: CorpusDoc): void {
+    this.ids.push(d.id);
+    this.titles.push(d.title);
+    this.headings.push(d.heading);
+    this.lengths.push(d.length);
+    for (const t in d.terms) {
+      let k = this.termId.get(t);
+      if (k === undefined) {
+        k = this.terms.length;
+        this.terms.push(t);
+        this.termId.set(t, k);
+      }
+      this.docTerms.push(k);
+      this.docCounts.push(d.terms[t]);
+    }
+    this.docStart.push(this.docTerms.length);
+    for (const j of d.links) this.links.push(j);
+    this.linkStart.push(this.links.length);
+  }
+
+  finish(sites: SiteConfig[], fromCache = false): CorpusIndex {
+    return CorpusIndex.fromParts(
+      {
+        ids: this.ids,
+        titles: this.titles,
+        headings: this.headings,
+        terms: this.terms,
+        length: this.lengths.done(),
+        docStart: this.docStart.done(),
+        docTerms: this.docTerms.done(),
+        docCounts: this.docCounts.done(),
+        linkStart: this.linkStart.done(),
+        links: this.links.done(),
+      },
+      sites,
+      fromCache,
+    );
+  }
+}
+
 /** The corpus index; see the module comment. Build it with {@link loadCorpusIndex} or {@link CorpusIndex.fromDocs}. */
 export class CorpusIndex {
   readonly ids: string[];
@@ -97,7 +162,7 @@ export class CorpusIndex {
   readonly termId: Map<string, number>;
   /** Document frequency per term id. */
   readonly df: Int32Array;
-  /** Hub pages (sites.json patterns or out-degree >= HUB_OUTDEGREE). */
+  /** Hub pages (sites.json patterns, or out-degree >= HUB_OUTDEGREE and >= HUB_DEGREE_FACTOR x the site's median). */
   readonly hub: Uint8Array;
   readonly pagerank: Float64Array;
   readonly position: Map<string, number>;
@@ -120,57 +185,41 @@ export class CorpusIndex {
     this.df = new Int32Array(a.terms.length);
     for (let k = 0; k < a.docTerms.length; k++) this.df[a.docTerms[k]]++;
     const hubPatterns = new Map(sites.map((s) => [s.name, s.hubs.map(globToRegExp)]));
+    const siteOf = (i: number) => a.ids[i].slice(0, a.ids[i].indexOf('/'));
+    // A site whose every page carries a long sidebar (pandas' API pages link ~450 pages each) has no hubs by degree
+    // at the fixed threshold: a hub is a page far above its site's typical out-degree.
+    const degrees = new Map<string, number[]>();
+    for (let i = 0; i < n; i++) {
+      const s = siteOf(i);
+      if (!degrees.has(s)) degrees.set(s, []);
+      degrees.get(s)!.push(a.linkStart[i + 1] - a.linkStart[i]);
+    }
+    const threshold = new Map<string, number>();
+    for (const [s, list] of degrees) {
+      const sorted = list.sort((x, y) => x - y);
+      threshold.set(s, Math.max(HUB_OUTDEGREE, HUB_DEGREE_FACTOR * sorted[Math.floor((sorted.length - 1) / 2)]));
+    }
     this.hub = new Uint8Array(n);
     for (let i = 0; i < n; i++) {
       const id = a.ids[i];
       const slash = id.indexOf('/');
       const path = id.slice(slash + 1);
-      if (a.linkStart[i + 1] - a.linkStart[i] >= HUB_OUTDEGREE) this.hub[i] = 1;
+      if (a.linkStart[i + 1] - a.linkStart[i] >= threshold.get(siteOf(i))!) this.hub[i] = 1;
       else if ((hubPatterns.get(id.slice(0, slash)) ?? []).some((re) => re.test(path))) this.hub[i] = 1;
     }
     this.pagerank = pageRankCsr(a.linkStart, a.links);
   }
 
-  /** An index of the given pages (tests; the builder). */
+  /** An index of the given pages. */
   static fromDocs(docs: CorpusDoc[], sites: SiteConfig[] = [], fromCache = false): CorpusIndex {
-    const terms: string[] = [];
-    const termId = new Map<string, number>();
-    const docStart = new Int32Array(docs.length + 1);
-    const docTerms = new IntList();
-    const docCounts = new IntList();
-    const linkStart = new Int32Array(docs.length + 1);
-    const links = new IntList();
-    docs.forEach((d, i) => {
-      for (const t in d.terms) {
-        let k = termId.get(t);
-        if (k === undefined) {
-          k = terms.length;
-          terms.push(t);
-          termId.set(t, k);
-        }
-        docTerms.push(k);
-        docCounts.push(d.terms[t]);
-      }
-      docStart[i + 1] = docTerms.length;
-      for (const j of d.links) links.push(j);
-      linkStart[i + 1] = links.length;
-    });
-    return new CorpusIndex(
-      {
-        ids: docs.map((d) => d.id),
-        titles: docs.map((d) => d.title),
-        headings: docs.map((d) => d.heading),
-        terms,
-        length: Int32Array.from(docs.map((d) => d.length)),
-        docStart,
-        docTerms: docTerms.done(),
-        docCounts: docCounts.done(),
-        linkStart,
-        links: links.done(),
-      },
-      sites,
-      fromCache,
-    );
+    const b = new IndexBuilder();
+    for (const d of docs) b.add(d);
+    return b.finish(sites, fromCache);
+  }
+
+  /** @internal */
+  static fromParts(a: IndexArrays, sites: SiteConfig[], fromCache: boolean): CorpusIndex {
+    return new CorpusIndex(a, sites, fromCache);
   }
 
   get size(): number {
@@ -284,6 +333,8 @@ export interface BuildOptions {
   cacheFile?: string;
   /** Meta-refresh stubs are served as redirects (they are then not pages). */
   redirectStubs?: boolean;
+  /** Worker threads evaluating pages when the index is built (default 0: this thread). */
+  workers?: number;
   log?: (line: string) => void;
 }
 
@@ -309,50 +360,159 @@ export function firstHeading(html: string): string {
     .slice(0, 300);
 }
 
-/** Evaluates every page of the sites as `web` serves them (redirect stubs and failures are not pages). */
-function buildDocs(web: LocalWeb, sites: SiteConfig[], log: (line: string) => void): CorpusDoc[] {
-  const started = Date.now();
-  const candidates: { id: string; language: string }[] = [];
+/** A page to evaluate: its id and its site's language. */
+export interface Candidate {
+  id: string;
+  language: string;
+}
+
+/** Every page file of the sites, in site order then path order (the index keeps this order, stubs left out). */
+export function candidatePages(sites: SiteConfig[]): Candidate[] {
+  const out: Candidate[] = [];
   for (const s of sites)
-    for (const p of pagePaths(listFiles(s.dir))) candidates.push({ id: `${s.name}/${p}`, language: s.language ?? 'en' });
-  // First pass: which candidates are pages (200 HTML), so that links can be mapped to page indices.
-  const ids: string[] = [];
-  const languages: string[] = [];
-  let stubs = 0;
-  for (const c of candidates) {
-    const slash = c.id.indexOf('/');
-    const served = web.render(c.id.slice(0, slash), `/${c.id.slice(slash + 1)}`);
-    if (served.status === 200) {
-      ids.push(c.id);
-      languages.push(c.language);
-    } else if (served.status === 301) stubs++;
-  }
-  if (stubs) log(`corpus index: ${stubs} redirect stubs are not pages`);
-  const position = new Map(ids.map((id, i) => [id, i]));
-  const docs: CorpusDoc[] = [];
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i];
+    for (const p of pagePaths(listFiles(s.dir))) out.push({ id: `${s.name}/${p}`, language: s.language ?? 'en' });
+  return out;
+}
+
+/** What evaluating one candidate gave: not a page (a redirect stub, an error), or the page with links as candidate indices. */
+export type EvaluatedCandidate =
+  | { index: number; page: false; status: number }
+  | { index: number; page: true; title: string; heading: string; length: number; terms: TermVector; links: number[] };
+
+/**
+ * Evaluates candidates [from, to) as `web` serves them, with the engine's evaluator in the site's language; links
+ * are mapped to candidate indices (`candidateIndex`), so the caller can renumber them once it knows which candidates
+ * are pages.
+ */
+export function evaluateCandidates(
+  web: Pick<LocalWeb, 'render' | 'urlFor' | 'idFor'>,
+  candidates: Candidate[],
+  candidateIndex: Map<string, number>,
+  from: number,
+  to: number,
+): EvaluatedCandidate[] {
+  const out: EvaluatedCandidate[] = [];
+  for (let i = from; i < to; i++) {
+    const { id, language } = candidates[i];
     const slash = id.indexOf('/');
     const served = web.render(id.slice(0, slash), `/${id.slice(slash + 1)}`);
-    const url = web.urlFor(id);
+    if (served.status !== 200) {
+      out.push({ index: i, page: false, status: served.status });
+      continue;
+    }
     const ev = evaluatePage({
-      url,
+      url: web.urlFor(id),
       body: served.body,
       contentType: served.contentType,
-      topic: { keywords: '', ...(languages[i] !== 'en' ? { language: languages[i] } : {}) },
+      topic: { keywords: '', ...(language !== 'en' ? { language } : {}) },
     });
     const links = new Set<number>();
     for (const l of ev.links) {
       const target = web.idFor(l.url);
-      const j = target === undefined ? undefined : position.get(target);
+      const j = target === undefined ? undefined : candidateIndex.get(target);
       if (j !== undefined && j !== i) links.add(j);
     }
     const heading = firstHeading(decodeHtml(served.body, served.contentType).text);
-    docs.push({ id, title: ev.title, heading, length: ev.length, terms: ev.terms, links: [...links].sort((a, b) => a - b) });
-    if ((i + 1) % 2000 === 0) log(`corpus index: ${i + 1}/${ids.length} pages`);
+    out.push({ index: i, page: true, title: ev.title, heading, length: ev.length, terms: ev.terms, links: [...links] });
   }
-  log(`corpus index: ${ids.length} pages evaluated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return docs;
+  return out;
+}
+
+/**
+ * Turns evaluated candidates, given in candidate order, into index pages: candidates that are not pages are dropped
+ * and links renumbered to page indices (links to dropped candidates go). `pageIndex[c]` is candidate c's page index.
+ */
+function addInOrder(builder: IndexBuilder, candidates: Candidate[], pageIndex: Int32Array, results: EvaluatedCandidate[]): void {
+  for (const r of results) {
+    if (r.page !== pageIndex[r.index] >= 0)
+      throw new Error(`corpus index: ${candidates[r.index].id} answered ${r.page ? 200 : r.status} on the second read`);
+    if (!r.page) continue;
+    const links = r.links
+      .map((c) => pageIndex[c])
+      .filter((j) => j >= 0)
+      .sort((a, b) => a - b);
+    builder.add({ id: candidates[r.index].id, title: r.title, heading: r.heading, length: r.length, terms: r.terms, links });
+  }
+}
+
+/**
+ * Which candidates are pages: a first pass that serves only the files small enough to be redirect stubs (they are
+ * answered 301); larger files are pages (a file that then fails to serve stops the build with an error).
+ */
+function pageNumbers(
+  web: Pick<LocalWeb, 'render'>,
+  sites: SiteConfig[],
+  candidates: Candidate[],
+): { pageIndex: Int32Array; stubs: number } {
+  const dirs = new Map(sites.map((s) => [s.name, s.dir]));
+  const pageIndex = new Int32Array(candidates.length).fill(-1);
+  let next = 0;
+  let stubs = 0;
+  candidates.forEach((c, i) => {
+    const slash = c.id.indexOf('/');
+    const site = c.id.slice(0, slash);
+    const path = c.id.slice(slash + 1);
+    let small = true;
+    try {
+      small = statSync(join(dirs.get(site)!, path)).size <= STUB_MAX_BYTES;
+    } catch {
+      // only x.html.gz exists: serve it to see
+    }
+    const status = small ? web.render(site, `/${path}`).status : 200;
+    if (status === 200) pageIndex[i] = next++;
+    else if (status === 301) stubs++;
+  });
+  return { pageIndex, stubs };
+}
+
+/** Candidates per block handed to a worker (small blocks keep the reorder buffer small). */
+const BLOCK = 250;
+
+/** Builds the index of the sites served by `web`, evaluating in `workers` worker threads (0: in this thread). */
+async function buildIndex(
+  web: LocalWeb,
+  sites: SiteConfig[],
+  redirectStubs: boolean,
+  workers: number,
+  log: (line: string) => void,
+): Promise<CorpusIndex> {
+  const started = Date.now();
+  const candidates = candidatePages(sites);
+  const candidateIndex = new Map(candidates.map((c, i) => [c.id, i]));
+  const { pageIndex, stubs } = pageNumbers(web, sites, candidates);
+  if (stubs) log(`corpus index: ${stubs} redirect stubs are not pages`);
+  const builder = new IndexBuilder();
+  const blocks = Math.ceil(candidates.length / BLOCK);
+  const progress = (done: number) => {
+    if (done % 8 === 0 || done === blocks)
+      log(`corpus index: ${Math.min(done * BLOCK, candidates.length)}/${candidates.length} pages`);
+  };
+  if (workers === 0) {
+    for (let b = 0; b < blocks; b++) {
+      addInOrder(
+        builder,
+        candidates,
+        pageIndex,
+        evaluateCandidates(web, candidates, candidateIndex, b * BLOCK, Math.min((b + 1) * BLOCK, candidates.length)),
+      );
+      progress(b + 1);
+    }
+  } else {
+    const { evaluateInWorkers } = await import('./workers');
+    const pending = new Map<number, EvaluatedCandidate[]>();
+    let nextBlock = 0;
+    await evaluateInWorkers({ sites, redirectStubs, candidates }, blocks, BLOCK, workers, (block, results) => {
+      pending.set(block, results);
+      while (pending.has(nextBlock)) {
+        addInOrder(builder, candidates, pageIndex, pending.get(nextBlock)!);
+        pending.delete(nextBlock);
+        nextBlock++;
+        progress(nextBlock);
+      }
+    });
+  }
+  log(`corpus index: ${builder.size} pages evaluated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  return builder.finish(sites);
 }
 
 /** Builds (or reads from the cache) the corpus index of the sites served by `web`. */
@@ -367,7 +527,7 @@ export async function loadCorpusIndex(web: LocalWeb, sites: SiteConfig[], option
       // unreadable cache: rebuild
     }
   }
-  const index = CorpusIndex.fromDocs(buildDocs(web, sites, log), sites);
+  const index = await buildIndex(web, sites, !!options.redirectStubs, options.workers ?? 0, log);
   if (options.cacheFile) writeIndexFile(options.cacheFile, fingerprint, index.arrays());
   return index;
 }

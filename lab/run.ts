@@ -154,6 +154,8 @@ export interface CrawlRecord {
   errors: number;
   done: 'budget' | 'exhausted' | 'aborted';
   elapsedMs: number;
+  /** Simulated network runs: simulated milliseconds from the crawl's start to each page, ascending. */
+  times?: number[];
 }
 
 /** A crawl as a worker thread runs it: plain data only. */
