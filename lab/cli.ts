@@ -14,7 +14,8 @@ import { loadCorpusIndex } from './corpus';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
 import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
-import { parseStrategies, runCrawls, type CrawlJob } from './run';
+import { networkModel } from './network';
+import { type NetworkSetting, parseStrategies, runCrawls, type CrawlJob } from './run';
 import { loadSitesDir, type SiteConfig } from './sites';
 import { generateTopics, splitOf } from './topic-generator';
 import { type LabTopic, loadTopics, TOPIC_KINDS, type TaskId, validateTopics } from './topics';
@@ -42,11 +43,17 @@ run options:
   --report FILE        HTML report with plots
   --corpus NAME        docweb (default; 7 sites, 3,540 pages) or docweb-l (35 sites, 44,099 pages); prepared when missing
   --sites DIR          a folder of sites to use instead of a corpus (each subfolder one origin)
-  --workers N          worker threads running crawls (default: one per core; 0 = all in the main thread)
-  --parallel N         crawls at once per worker (default 4)
+  --workers N          worker threads running crawls and building the corpus index (default: one per core; 0 = none)
+  --parallel N         crawls at once per worker (default 4 over HTTP, 1 on the simulated network)
   --fetch-concurrency N  fetches in flight per crawl (default 8)
   --max-bytes N        fetcher body cap (default: the engine's)
-  --delay MS           server delay per request (simulates the wide-area web; default 0)
+  --delay MS           server delay per request over HTTP (default 0)
+  --network MODEL      crawl on a simulated network on a virtual clock instead of HTTP: wan (heavy-tailed latency,
+                       slow and failing sites) or lan; pages come from memory, nothing waits for real
+  --network-seed N     seed of the network's draws (default 1)
+  --politeness MS      pause between requests to one site on the simulated network (default 1000, the engine's)
+  --times LIST         simulated seconds at which recall and harvest are tabled (default 30,60,300)
+  --first-targets LIST time to the first k targets, for these k (default 1,10,25)
   --corpus-cache FILE  where the corpus index is cached ('none': do not cache; default under .cache/lab)
 `;
 
@@ -155,7 +162,18 @@ async function cmdRun(args: Args): Promise<void> {
   const seeds = Array.from({ length: nSeeds }, (_, i) => i + 1);
   const maxBuffer = int(args, 'max-buffer', 256);
   const step = int(args, 'step', 50);
-  const parallel = int(args, 'parallel', 4);
+  const networkName = str(args, 'network');
+  const network: NetworkSetting | undefined = networkName
+    ? {
+        model: networkModel(networkName).name,
+        seed: int(args, 'network-seed', 1, 0),
+        politenessMs: int(args, 'politeness', 1000, 0),
+      }
+    : undefined;
+  const timeSeconds = intList(args, 'times', '30,60,300');
+  const firstTargets = intList(args, 'first-targets', '1,10,25');
+  // On the simulated network a crawl never waits, so one at a time per thread keeps each core busy.
+  const parallel = int(args, 'parallel', network ? 1 : 4);
   const workers = int(args, 'workers', Math.max(1, availableParallelism()), 0);
   const fetchConcurrency = int(args, 'fetch-concurrency', 8);
   const maxBytesText = str(args, 'max-bytes');
@@ -164,7 +182,9 @@ async function cmdRun(args: Args): Promise<void> {
 
   const { sites, redirectStubs, description, corpus: corpusName } = resolveSites(args);
   const t0 = Date.now();
-  const web = await startLocalWeb({ sites, redirectStubs, delayMs: int(args, 'delay', 0, 0) });
+  const web = network
+    ? simulatedWeb({ sites, redirectStubs })
+    : await startLocalWeb({ sites, redirectStubs, delayMs: int(args, 'delay', 0, 0) });
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
@@ -204,11 +224,19 @@ async function cmdRun(args: Args): Promise<void> {
       parallel,
       fetchConcurrency,
       maxBytes,
+      network,
+      sites,
+      redirectStubs,
       signal: abort.signal,
       log,
     });
     const crawlSeconds = (Date.now() - t0) / 1000;
-    const { results, statics } = analyze(records, topics, corpus, { budgets, ks, step });
+    const { results, statics, timeToTargets } = analyze(records, topics, corpus, {
+      budgets,
+      ks,
+      step,
+      ...(network ? { time: { seconds: timeSeconds, firstTargets } } : {}),
+    });
     const comparisons: Comparison[] = pairs.flatMap(([a, b]) => compareStrategies(results, a, b));
     const siteCounts: Record<string, number> = {};
     for (const id of corpus.ids) siteCounts[id.split('/')[0]] = (siteCounts[id.split('/')[0]] ?? 0) + 1;
@@ -233,13 +261,28 @@ async function cmdRun(args: Args): Promise<void> {
           description,
         },
         split,
+        ...(network
+          ? {
+              network: {
+                model: network.model,
+                description: networkModel(network.model).description,
+                seed: network.seed,
+                politenessMs: network.politenessMs,
+                maxInFlight: fetchConcurrency,
+                seconds: timeSeconds,
+                firstTargets,
+              },
+            }
+          : {}),
         wallSeconds: (Date.now() - t0) / 1000,
+        cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
         crawls: records.length,
         pagesFetched: records.reduce((s, r) => s + r.pages.length, 0),
         evaluations: stats.evaluations,
         evaluationCacheHits: stats.cacheHits,
       },
       results,
+      ...(network ? { timeToTargets } : {}),
       comparisons,
       statics,
       crawls: records.map((r) => ({

@@ -41,6 +41,11 @@ export interface SimulatedFetchOptions {
   maxBytes: number;
   /** When given, every request is appended here. */
   log?: SimulatedRequest[];
+  /**
+   * A request that gets no answer fails as a network error after this long. Set it above the fetcher's own
+   * timeout, which then decides; it only keeps a client without a timeout from waiting forever. Default 60 s.
+   */
+  giveUpMs?: number;
 }
 
 function abortError(signal?: AbortSignal | null): unknown {
@@ -55,6 +60,7 @@ function abortError(signal?: AbortSignal | null): unknown {
  */
 export function simulatedFetch(options: SimulatedFetchOptions): typeof fetch {
   const { web, network, clock, maxBytes, log } = options;
+  const giveUpMs = options.giveUpMs ?? 60_000;
   const siteByOrigin = new Map(Object.entries(web.origins).map(([site, origin]) => [origin, site]));
   const portalSite = '(portal)';
   const attempts = new Map<string, number>();
@@ -86,7 +92,13 @@ export function simulatedFetch(options: SimulatedFetchOptions): typeof fetch {
         reject(abortError(signal));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (fate.kind === 'no-answer') return; // only the caller's abort (its deadline) ends this request
+      if (fate.kind === 'no-answer') {
+        timer = clock.setTimer(() => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(new TypeError('fetch failed', { cause: { code: 'ETIMEDOUT' } }));
+        }, giveUpMs);
+        return;
+      }
       timer = clock.setTimer(() => {
         signal?.removeEventListener('abort', onAbort);
         record.answeredAt = clock.now();
@@ -138,6 +150,80 @@ function bodyStream(bytes: Uint8Array, transferMs: number, clock: SimClock, sign
       clock.clearTimer(timer);
     },
   });
+}
+
+/**
+ * Simulated time for the lab's crawls: `now()` moves only when {@link fireNext} fires the earliest timer; timers due
+ * at the same time fire in the order they were set.
+ */
+export class EventClock implements DrivableClock {
+  private time = 0;
+  private seq = 0;
+  private heap: { id: number; at: number; fn: () => void }[] = [];
+  private live = new Set<number>();
+
+  now(): number {
+    return this.time;
+  }
+
+  setTimer(fn: () => void, ms: number): number {
+    const timer = { id: ++this.seq, at: this.time + (Number.isFinite(ms) && ms > 0 ? ms : 0), fn };
+    this.live.add(timer.id);
+    const h = this.heap;
+    let i = h.length;
+    h.push(timer);
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (!this.before(timer, h[parent])) break;
+      h[i] = h[parent];
+      i = parent;
+    }
+    h[i] = timer;
+    return timer.id;
+  }
+
+  clearTimer(handle: unknown): void {
+    if (typeof handle === 'number') this.live.delete(handle);
+  }
+
+  get pending(): number {
+    return this.live.size;
+  }
+
+  fireNext(): boolean {
+    for (;;) {
+      const timer = this.pop();
+      if (!timer) return false;
+      if (!this.live.delete(timer.id)) continue; // cancelled
+      if (timer.at > this.time) this.time = timer.at;
+      timer.fn();
+      return true;
+    }
+  }
+
+  private before(a: { id: number; at: number }, b: { id: number; at: number }): boolean {
+    return a.at < b.at || (a.at === b.at && a.id < b.id);
+  }
+
+  private pop(): { id: number; at: number; fn: () => void } | undefined {
+    const h = this.heap;
+    const top = h[0];
+    const last = h.pop();
+    if (h.length > 0 && last) {
+      let i = 0;
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= h.length) break;
+        const r = l + 1;
+        const c = r < h.length && this.before(h[r], h[l]) ? r : l;
+        if (!this.before(h[c], last)) break;
+        h[i] = h[c];
+        i = c;
+      }
+      h[i] = last;
+    }
+    return top;
+  }
 }
 
 /** Lets every pending promise callback run: one turn of Node's event loop (setImmediate runs after all microtasks). */

@@ -68,6 +68,8 @@ export async function runInWorkers(
   parallel: number,
   onOutcome: (o: CrawlOutcome) => void,
   signal?: AbortSignal,
+  /** For crawls on the simulated network: the sites each worker serves from memory. */
+  web?: { sites?: SiteConfig[]; redirectStubs: boolean },
 ): Promise<void> {
   const workers: Worker[] = [];
   try {
@@ -76,7 +78,7 @@ export async function runInWorkers(
       const fail = (err: Error) => reject(err);
       signal?.addEventListener('abort', () => reject(new Error('lab run aborted')), { once: true });
       for (let w = 0; w < count; w++) {
-        const worker = tsWorker('./crawl-worker.ts');
+        const worker = tsWorker('./crawl-worker.ts', web ? { web } : {});
         workers.push(worker);
         const topics = new Set<string>();
         const feed = () => {
