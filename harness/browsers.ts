@@ -11,9 +11,11 @@ import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gunzipSync } from 'node:zlib';
 import { parseHTML } from 'linkedom';
 import puppeteer, { type Browser, type CDPSession, type Page, type Target, type WebWorker } from 'puppeteer';
 import { ENGINES } from '../lib/app/serp/engines/index';
+import { domainMatches } from '../lib/app/serp/hosts';
 import { unwrapRedirect } from '../lib/app/serp/redirect';
 import { canonicalizeUrl } from '../lib/engine';
 import { escapeHtml, seedsFor, topicQuery, type TestPage } from './testweb/generate';
@@ -21,8 +23,8 @@ import { startTestWeb, type RequestLog, type RunningTestWeb } from './testweb/se
 
 /** Repository root. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** Real results pages (read-only, beside the repository: shared/serp). */
-export const SERP_DIR = path.resolve(ROOT, '../shared/serp');
+/** Real results pages, gzipped, with their expected organic results (test/fixtures/serp; sources in its README). */
+export const SERP_DIR = path.join(ROOT, 'test/fixtures/serp');
 /** Where `npm run test:e2e` builds (the default WXT output dirs, built with FORAGER_E2E=1). */
 export const CHROME_DIR = path.join(ROOT, '.output/chrome-mv3');
 export const FIREFOX_DIR = path.join(ROOT, '.output/firefox-mv3');
@@ -123,13 +125,13 @@ export interface DemoResult {
  * the engine are pointed at the engine's own host (they would lead off this machine); the query becomes `query`;
  * scripts are removed (they would call the engine's servers and rewrite the page).
  *
- * @param fixture file name without `.html` in {@link SERP_DIR}; its expected list is test/fixtures/serp/<fixture>.expected.json
+ * @param fixture file name without `.html.gz` in {@link SERP_DIR}; its expected list is <fixture>.expected.json there
  * @returns the page's HTML
  */
 export function makeDemoSerpHtml(opts: { fixture?: string; query: string; results: DemoResult[] }): string {
   const fixture = opts.fixture ?? DEFAULT_FIXTURE;
-  const html = readFileSync(path.join(SERP_DIR, `${fixture}.html`), 'utf8');
-  const expected = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/serp', `${fixture}.expected.json`), 'utf8')) as {
+  const html = gunzipSync(readFileSync(path.join(SERP_DIR, `${fixture}.html.gz`))).toString('utf8');
+  const expected = JSON.parse(readFileSync(path.join(SERP_DIR, `${fixture}.expected.json`), 'utf8')) as {
     query: string;
     results: { url: string; title: string }[];
   };
@@ -156,7 +158,7 @@ export function makeDemoSerpHtml(opts: { fixture?: string; query: string; result
       // Only the result's heading link carries the title; other links to it (breadcrumbs, thumbnails) keep their text.
       if (a.querySelector('h2, h3') || a.closest('h2, h3')) a.textContent = r.title;
       rewritten++;
-    } else if (!(engine?.ownDomains ?? []).some((d) => host === d || host.endsWith(`.${d}`))) {
+    } else if (!(engine ? [...engine.hosts, ...(engine.serviceDomains ?? [])] : []).some((d) => domainMatches(host, d))) {
       // A result beyond the ones we have, or a sitelink: keep it on the engine (never a seed).
       a.setAttribute('href', `/search?q=${encodeURIComponent(opts.query)}`);
     }

@@ -32,15 +32,12 @@ console.log(
 console.log(`Portal: ${tw.portalUrl}`);
 for (const site of tw.web.sites) console.log(`  ${site}: ${tw.origins[site]}/`);
 for (const topic of tw.web.topics) {
-  console.log(
-    `Topic "${topic.keywords}" seeds: ${seedsFor(tw.web, topic.id, 3)
-      .map((p) => tw.urlOf(p))
-      .join(' ')}`,
-  );
+  const seeds = seedsFor(tw.web, topic.id, 3)
+    .map((p) => tw.urlOf(p))
+    .join(' ');
+  console.log(`Topic "${topic.keywords}" seeds: ${seeds}`);
 }
-console.log('Ctrl-C to stop.');
-const stop = () => {
-  void tw.close().then(() => process.exit(0));
-};
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+const [first] = tw.web.topics;
+const firstSeeds = seedsFor(tw.web, first.id, 3).map((p) => tw.urlOf(p));
+console.log(`Crawl it (its sites are on 127.0.0.1, hence --allow-private):`);
+console.log(`  npm run crawl -- "${first.keywords}" ${firstSeeds.join(' ')} --allow-private --delay 0`);

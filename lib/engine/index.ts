@@ -13,14 +13,24 @@ export { createFetcher, type Fetcher, type FetcherOptions, type FetcherStats } f
 export { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from './fetch/http';
 export { PolitenessScheduler, type Lease, type SchedulerOptions } from './fetch/scheduler';
 export { RobotsCache, type RobotsCacheOptions, type RobotsStatus } from './fetch/robots';
-export { evaluatePage, localEvaluator, DEFAULT_CONTEXT_WINDOW, DEFAULT_MAX_LINKS, type EvaluateOptions } from './html/evaluate';
+export {
+  evaluatePage,
+  localEvaluator,
+  DEFAULT_BOILERPLATE_WEIGHT,
+  DEFAULT_CONTEXT_WINDOW,
+  DEFAULT_MAX_LINKS,
+  OTHER_LANGUAGE_WEIGHT,
+  type EvaluateOptions,
+} from './html/evaluate';
 export { decodeHtml } from './html/charset';
 export { tokenize, words, stopwordLanguage } from './text/tokenize';
-export { cosine, norm, termVector, topicVector } from './text/vector';
+export { cosine, norm, termVector, topicVector, keywordVector, expansionTerms, DEFAULT_EXPANSION } from './text/vector';
+export { baseLanguage, detectLanguage, topicLanguage, STEMMED_LANGUAGES, type TopicLanguageHints } from './text/language';
 export { canonicalizeUrl } from './url/canonical';
 export { checkUrl, isPrivateHost, isLoopbackHost, type UrlCheck, type UrlPolicy } from './url/rules';
 export { PriorityFrontier, FifoFrontier } from './frontier/index';
 export { Rng, type RngState } from './rng';
+export { errorMessage } from './errors';
 export {
   createStrategy,
   getStrategyInfo,

@@ -13,8 +13,31 @@ export type TermVector = Record<string, number>;
 export interface Topic {
   /** The user's words, as typed (the search query). */
   keywords: string;
-  /** Stop-word language (ISO 639-1 code understood by `stopword`, e.g. 'en', 'de', 'fr'). Default 'en'. */
+  /**
+   * The topic's language (ISO 639-1, e.g. 'en', 'de', 'fr'): its stop words and stemmer, and, when set, pages in
+   * another language score low (see `allLanguages`). Unset: English stop words and stemmer, no language filter.
+   */
   language?: string;
+  /** Score pages in any language alike (no penalty for a language other than `language`). */
+  allLanguages?: boolean;
+  /**
+   * Text describing the topic besides the query: the results page's titles and snippets, or the link text and
+   * its surroundings a crawl started from. Expands the topic vector (see text/vector.ts topicVector).
+   */
+  context?: string[];
+  /** Scoring weights; each has a default. */
+  weights?: TopicWeights;
+}
+
+/** How a topic's vector and the page score are put together. */
+export interface TopicWeights {
+  /**
+   * Mass of the expansion terms from `context`, as a share of the query terms' mass (0: no expansion).
+   * Default 0.4 (see text/vector.ts DEFAULT_EXPANSION).
+   */
+  expansion?: number;
+  /** Weight of a page's boilerplate text (navigation, banners, link lists) in its score, in [0, 1]; 1: none. Default 0.2. */
+  boilerplate?: number;
 }
 
 /** One outlink of an evaluated page, with the features strategies learn from. */
@@ -54,6 +77,11 @@ export interface PageEvaluation {
   robots: { noindex: boolean; nofollow: boolean };
   /** Declared language (<html lang>), if any. */
   lang?: string;
+  /**
+   * The page's language (ISO 639-1): its first `lang` attribute, else detected from its main text; unset when
+   * neither says. Its text is analysed (stop words, stemmer) in this language when known before the pass.
+   */
+  language?: string;
 }
 
 /** What the evaluator needs: the raw bytes and what the server said about them. */

@@ -7,20 +7,22 @@
  */
 import type { Json, LinkFeature, StrategyContext, TermVector, Topic } from '../types';
 import { tokenize } from '../text/tokenize';
-import { cosine, cosineMeasured, measure, termVector, topicVector, type MeasuredVector } from '../text/vector';
+import { cosine, cosineMeasured, keywordVector, measure, termVector, topicVector, type MeasuredVector } from '../text/vector';
 
-/** A topic prepared for link scoring: its term vector and its distinct terms. */
+/** A topic prepared for link scoring: its term vector and the query's distinct terms. */
 export interface TopicTerms {
+  /** The topic vector: the query's terms, and the expansion terms of its context with their smaller weights. */
   vector: TermVector;
+  /** The query's own terms (URL words and link context are matched against these, not against expansion terms). */
   terms: string[];
   set: Set<string>;
   language: string;
 }
 
-/** Tokenizes a topic's keywords once, for the many link scores a crawl computes. */
+/** Tokenizes a topic's keywords (and context) once, for the many link scores a crawl computes. */
 export function topicTerms(topic: Topic): TopicTerms {
   const vector = topicVector(topic);
-  const terms = Object.keys(vector);
+  const terms = Object.keys(keywordVector(topic));
   return { vector, terms, set: new Set(terms), language: topic.language ?? 'en' };
 }
 
