@@ -256,7 +256,7 @@ export async function runCrawlTask(
   }
   const fetcher = createFetcher({
     politenessDelayMs: 0,
-    concurrency: task.fetchConcurrency,
+    maxInFlight: task.fetchConcurrency,
     respectRobots: false,
     urlPolicy: LAB_URL_POLICY,
     ...(task.maxBytes ? { maxBytes: task.maxBytes } : {}),
@@ -270,8 +270,6 @@ export async function runCrawlTask(
     limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
     fetcher,
     evaluator: counted,
-    urlPolicy: LAB_URL_POLICY,
-    concurrency: task.fetchConcurrency,
     signal,
   });
   try {

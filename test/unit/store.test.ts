@@ -63,9 +63,8 @@ function skip(url: string, at: number, extra: Partial<SkipRecord> = {}): SkipRec
 }
 
 function checkpoint(n: number): CrawlCheckpoint {
-  const p = page(`https://example.com/p${n}`, 0.5);
   return {
-    version: 1,
+    version: 2,
     topic: { keywords: 'solar panels' },
     seeds: ['https://example.com/a'],
     strategy: {
@@ -76,14 +75,12 @@ function checkpoint(n: number): CrawlCheckpoint {
     },
     limits: { maxPages: 500, maxBuffer: 256 },
     fetched: ['https://example.com/a', 'https://example.com/x'],
-    pendingBatch: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
-    pendingDone: [{ url: 'https://example.com/z', kind: 'skip', skip: skip('https://example.com/z', 5) }],
-    results: [p],
-    skips: [skip('https://example.com/q', 3)],
+    inFlight: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
     pagesEvaluated: n,
     errors: 1,
     scoreSum: 0.5 * n,
     elapsedMs: 999,
+    linksRefused: { total: 2, byRule: { scheme: { count: 2, examples: [{ url: 'mailto:a@b.c', detail: 'scheme mailto:' }] } } },
   };
 }
 
@@ -199,6 +196,26 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect(await store.getSkips('c10')).toHaveLength(1);
     expect(await store.getCheckpoint('c10')).toEqual(checkpoint(1));
     await store.deleteCrawl('never-existed'); // no error
+  });
+
+  it('deletes everything at once: no crawl, page, skip or checkpoint is left, and the store works on', async () => {
+    const store = await make();
+    for (const id of ['a', 'b']) {
+      await store.putCrawl(record(id, 1));
+      await store.addPages(id, [page(`https://e.com/${id}`, 0.5)]);
+      await store.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
+      await store.saveCheckpoint(id, checkpoint(1));
+    }
+    await store.deleteAll();
+    expect(await store.listCrawls()).toEqual([]);
+    for (const id of ['a', 'b']) {
+      expect(await store.countPages(id)).toBe(0);
+      expect(await store.getSkips(id)).toEqual([]);
+      expect(await store.getCheckpoint(id)).toBeUndefined();
+    }
+    await store.deleteAll(); // nothing to delete: no error
+    await store.putCrawl(record('c', 2));
+    expect((await store.listCrawls()).map((c) => c.id)).toEqual(['c']);
   });
 
   it('keys pages by URL: the same page twice keeps one copy, the later one', async () => {
@@ -497,6 +514,28 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
     expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4), skip('https://e.com/s2', 5)]);
     expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
     expect((await second.listCrawls()).map((c) => c.id)).toEqual(['keep']);
+  });
+
+  it('deleteAll leaves nothing to find on reopening', async () => {
+    const where = place();
+    const first = await where.open();
+    for (const id of ['a', 'b']) {
+      await first.putCrawl(record(id, 1));
+      await first.addPages(id, manyPages(5, 1));
+      await first.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
+      await first.saveCheckpoint(id, checkpoint(1));
+    }
+    await first.deleteAll();
+    first.close();
+
+    const second = await where.open();
+    opened.push(second);
+    expect(await second.listCrawls()).toEqual([]);
+    for (const id of ['a', 'b']) {
+      expect(await second.countPages(id)).toBe(0);
+      expect(await second.getSkips(id)).toEqual([]);
+      expect(await second.getCheckpoint(id)).toBeUndefined();
+    }
   });
 });
 
