@@ -4,7 +4,7 @@
  * first k pages do not depend on its budget). Page evaluations are cached per (topic, URL, bytes) across crawls.
  */
 import { createHash } from 'node:crypto';
-import { createCrawl, evaluatePage } from '../lib/engine';
+import { createCrawl, evaluatePage, VirtualClock } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { localEvaluator } from '../lib/engine';
 import { strategySpec } from '../lib/engine';
@@ -12,7 +12,7 @@ import type { EvaluationInput, Evaluator, PageEvaluation, Topic } from '../lib/e
 import type { UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { networkModel, SimulatedNetwork } from './network';
-import { driveOnClock, EventClock, simulatedFetch } from './simnet';
+import { driveOnClock, simulatedFetch } from './simnet';
 import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
@@ -312,17 +312,15 @@ async function runSimulatedCrawl(
   web: LocalWeb,
   signal?: AbortSignal,
 ): Promise<CrawlOutcome> {
-  const clock = new EventClock();
+  const clock = new VirtualClock();
   const network = new SimulatedNetwork(networkModel(setting.model), setting.seed, Object.keys(web.origins));
   const maxBytes = task.maxBytes ?? ENGINE_MAX_BYTES;
   const fetch = simulatedFetch({ web, network, clock, maxBytes, giveUpMs: ENGINE_TIMEOUT_MS + 1000 });
-  const sleep = (ms: number) => new Promise<void>((resolve) => clock.setTimer(resolve, ms));
   const fetcher = createFetcher({
     fetch,
-    now: () => clock.now(),
-    sleep,
+    clock,
     politenessDelayMs: setting.politenessMs,
-    concurrency: task.fetchConcurrency,
+    maxInFlight: task.fetchConcurrency,
     respectRobots: false,
     urlPolicy: LAB_URL_POLICY,
     maxBytes,
@@ -337,10 +335,7 @@ async function runSimulatedCrawl(
     limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
     fetcher,
     evaluator: counted,
-    urlPolicy: LAB_URL_POLICY,
-    concurrency: task.fetchConcurrency,
     signal,
-    now: () => clock.now(),
   });
   try {
     const outcome = await driveOnClock(clock, consume(crawl, task.index, clock));
