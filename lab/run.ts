@@ -346,7 +346,6 @@ async function runSimulatedCrawl(
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
   } finally {
     fetcher.close();
-    await net.close();
   }
 }
 
