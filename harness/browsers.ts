@@ -20,7 +20,8 @@ import { ENGINES } from '../lib/app/serp/engines/index';
 import { domainMatches } from '../lib/app/serp/hosts';
 import { unwrapRedirect } from '../lib/app/serp/redirect';
 import { canonicalizeUrl } from '../lib/engine';
-import { escapeHtml, seedsFor, topicQuery, type TestPage } from './testweb/generate';
+import { escapeHtml } from '../lib/app/text-safety';
+import { seedsFor, topicQuery, type TestPage } from './testweb/generate';
 import { startTestWeb, type RequestLog, type RunningTestWeb } from './testweb/server';
 
 /** Repository root. */

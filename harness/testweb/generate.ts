@@ -20,6 +20,7 @@
  * Pure TypeScript (no Node APIs): a browser build can use it too. Same seed, same web.
  */
 import { FUNCTION_WORDS, GENERAL_WORDS, GENERIC_ANCHORS, TOPIC_CATALOG } from './vocab';
+import { escapeHtml } from '../../lib/app/text-safety';
 
 /** A topic of the test web. */
 export interface TestTopic {
@@ -147,8 +148,8 @@ export const PRIVATE_PATH = '/private/secret.html';
 // ---------------------------------------------------------------------------------------------------------------
 // PRNG
 
-/** mulberry32: small, fast, good enough for test data; deterministic across engines. */
-export class Rng {
+/** mulberry32: small, fast, good enough for test data; deterministic across engines (the engine's own Rng, sfc32, is for crawls; changing this one would change every generated web). */
+export class Mulberry32 {
   private state: number;
   constructor(seed: number) {
     this.state = seed >>> 0;
@@ -209,7 +210,7 @@ class ZipfSampler {
     }
     for (let i = 0; i < this.cdf.length; i++) this.cdf[i] /= sum;
   }
-  sample(rng: Rng): string {
+  sample(rng: Mulberry32): string {
     const r = rng.next();
     let lo = 0;
     let hi = this.cdf.length - 1;
@@ -231,7 +232,7 @@ function samplerFor(topic: TestTopic): ZipfSampler {
 }
 
 /** Words of one sentence: topic words with probability `strength`, general words otherwise, glued by function words. */
-function sentenceWords(rng: Rng, topic: TestTopic | null, strength: number, length: number): string[] {
+function sentenceWords(rng: Mulberry32, topic: TestTopic | null, strength: number, length: number): string[] {
   const words: string[] = [];
   while (words.length < length) {
     if (words.length > 0 && rng.chance(0.35)) words.push(rng.pick(FUNCTION_WORDS));
@@ -246,20 +247,20 @@ function capitalize(word: string): string {
 }
 
 /** One sentence of running text, capitalized and ended with a full stop. */
-export function sentence(rng: Rng, topic: TestTopic | null, strength: number, length = rng.range(8, 16)): string {
+export function sentence(rng: Mulberry32, topic: TestTopic | null, strength: number, length = rng.range(8, 16)): string {
   const words = sentenceWords(rng, topic, strength, length);
   words[0] = capitalize(words[0]);
   return `${words.join(' ')}.`;
 }
 
 /** A paragraph of `sentences` sentences. */
-export function paragraph(rng: Rng, topic: TestTopic | null, strength: number, sentences = rng.range(3, 5)): string {
+export function paragraph(rng: Mulberry32, topic: TestTopic | null, strength: number, sentences = rng.range(3, 5)): string {
   const out: string[] = [];
   for (let i = 0; i < sentences; i++) out.push(sentence(rng, topic, strength));
   return out.join(' ');
 }
 
-function distinctTopicWords(rng: Rng, topic: TestTopic, n: number): string[] {
+function distinctTopicWords(rng: Mulberry32, topic: TestTopic, n: number): string[] {
   const sampler = samplerFor(topic);
   const out: string[] = [];
   for (let guard = 0; out.length < n && guard < 100; guard++) {
@@ -269,7 +270,7 @@ function distinctTopicWords(rng: Rng, topic: TestTopic, n: number): string[] {
   return out;
 }
 
-function distinctGeneralWords(rng: Rng, n: number): string[] {
+function distinctGeneralWords(rng: Mulberry32, n: number): string[] {
   const out: string[] = [];
   for (let guard = 0; out.length < n && guard < 100; guard++) {
     const w = GENERAL.sample(rng);
@@ -278,7 +279,7 @@ function distinctGeneralWords(rng: Rng, n: number): string[] {
   return out;
 }
 
-function articleTitle(rng: Rng, topic: TestTopic, strength: number): string {
+function articleTitle(rng: Mulberry32, topic: TestTopic, strength: number): string {
   if (strength < 0.14) {
     // Weakly on topic: a general story that touches the topic.
     const [g1, g2] = distinctGeneralWords(rng, 2).map(capitalize);
@@ -298,7 +299,7 @@ function articleTitle(rng: Rng, topic: TestTopic, strength: number): string {
   ]);
 }
 
-function newsTitle(rng: Rng): string {
+function newsTitle(rng: Mulberry32): string {
   const [a, b, c, d] = distinctGeneralWords(rng, 4).map(capitalize);
   return rng.pick([`${a} ${b}: ${c} ${d} Announced`, `${a} and ${b} in the ${c} Report`, `${a} ${b} Update: ${c} ${d}`]);
 }
@@ -315,7 +316,7 @@ function slugOf(title: string): string {
 }
 
 /** An anchor for a link to a page with this title: words of the title (sometimes all of it), or a generic phrase. */
-function anchorFor(rng: Rng, title: string, genericShare = 0.15): string {
+function anchorFor(rng: Mulberry32, title: string, genericShare = 0.15): string {
   if (rng.chance(genericShare)) return rng.pick(GENERIC_ANCHORS);
   if (rng.chance(0.35)) return title;
   const words = title
@@ -328,7 +329,7 @@ function anchorFor(rng: Rng, title: string, genericShare = 0.15): string {
   return words.slice(start, start + len).join(' ');
 }
 
-function httpDate(rng: Rng): string {
+function httpDate(rng: Mulberry32): string {
   const from = Date.UTC(2020, 0, 1);
   const to = Date.UTC(2026, 5, 1);
   return new Date(from + Math.floor(rng.next() * (to - from))).toUTCString();
@@ -367,7 +368,7 @@ export function generateWeb(opts: GenerateOptions = {}): TestWeb {
   if (!Number.isInteger(siteCount) || siteCount < 2) throw new Error('sites must be an integer >= 2');
   if (!Number.isInteger(newsPerSite) || newsPerSite < 2) throw new Error('newsPerSite must be an integer >= 2');
 
-  const rng = new Rng(seed);
+  const rng = new Mulberry32(seed);
   const sites = Array.from({ length: siteCount }, (_, i) => `site${i}`);
   const topics: TestTopic[] = TOPIC_CATALOG.slice(0, topicCount).map((t) => ({ ...t, vocabulary: [...t.vocabulary] }));
   const topicById = new Map(topics.map((t) => [t.id, t]));
@@ -652,7 +653,7 @@ export function generateWeb(opts: GenerateOptions = {}): TestWeb {
   let index = 0;
   for (const page of pages.values()) {
     buildBody(
-      new Rng(mixSeed(seed, index++)),
+      new Mulberry32(mixSeed(seed, index++)),
       page,
       pending.get(page.key)!,
       page.topic ? topicById.get(page.topic)! : null,
@@ -660,7 +661,7 @@ export function generateWeb(opts: GenerateOptions = {}): TestWeb {
       pages,
     );
   }
-  buildBody(new Rng(mixSeed(seed, index)), privatePage, [], privateTopic, topicById, pages);
+  buildBody(new Mulberry32(mixSeed(seed, index)), privatePage, [], privateTopic, topicById, pages);
 
   return {
     seed,
@@ -680,7 +681,12 @@ export function generateWeb(opts: GenerateOptions = {}): TestWeb {
 }
 
 /** Adds links until every page is reachable from the portal, keeping islands reachable only through bridges. */
-function repairReachability(rng: Rng, root: string, pages: Map<string, TestPage>, pending: Map<string, PendingLink[]>): void {
+function repairReachability(
+  rng: Mulberry32,
+  root: string,
+  pages: Map<string, TestPage>,
+  pending: Map<string, PendingLink[]>,
+): void {
   for (let round = 0; round < 100; round++) {
     const seen = new Set<string>([root]);
     const queue = [root];
@@ -709,7 +715,7 @@ function repairReachability(rng: Rng, root: string, pages: Map<string, TestPage>
 
 /** Writes a page's text and places its links (in-text links sit in a sentence about the target's topic). */
 function buildBody(
-  rng: Rng,
+  rng: Mulberry32,
   page: TestPage,
   links: PendingLink[],
   topic: TestTopic | null,
@@ -817,10 +823,6 @@ export function pageText(page: TestPage): string {
 export interface RenderOptions {
   /** Render the links to hostile routes. Default false. */
   hostile?: boolean;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 }
 
 /** FNV-1a. */

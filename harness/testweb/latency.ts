@@ -8,7 +8,7 @@
  *                site where a fifth of the pages never answer (site7: a crawler's timeout ends them); robots.txt
  *                answers in 20 ms everywhere
  */
-import { mixSeed, Rng } from './generate';
+import { mixSeed, Mulberry32 } from './generate';
 
 /** Milliseconds before the answer to `path` on `site`; Infinity for never. */
 export type LatencyModel = (site: string, path: string) => number;
@@ -23,7 +23,7 @@ function hash(text: string): number {
 export function heavyTail(seed = 1): LatencyModel {
   return (site, path) => {
     if (path === '/robots.txt') return 20;
-    const rng = new Rng(mixSeed(seed, hash(`${site}${path}`)));
+    const rng = new Mulberry32(mixSeed(seed, hash(`${site}${path}`)));
     const u = rng.next();
     if (site === 'site6') return 1000 + u * 4000;
     if (site === 'site7' && u < 0.2) return Number.POSITIVE_INFINITY;

@@ -25,13 +25,13 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { escapeHtml } from '../../lib/app/text-safety';
 import {
-  escapeHtml,
   generateWeb,
   paragraph,
   PRIVATE_PATH,
   renderPage,
-  Rng,
+  Mulberry32,
   type GenerateOptions,
   type TestPage,
   type TestTopic,
@@ -224,7 +224,7 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
   /** An on-topic HTML page for the site, with links to a few of its real pages. */
   const topicHtml = (site: string, title: string, extraHead = '', extraBody = '', linkCount = 3): string => {
     const topic = topicOfSite(site);
-    const rng = new Rng(web.seed ^ 0x5eed);
+    const rng = new Mulberry32(web.seed ^ 0x5eed);
     const links = sitePages(site)
       .slice(0, linkCount)
       .map((p) => `<li><a href="${escapeHtml(p.path)}">${escapeHtml(p.title)}</a></li>`)
@@ -242,7 +242,7 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
         return streamBig(res, topic, web.seed);
       case '/hostile/binary': {
         const body = cached('binary', () => {
-          const rng = new Rng(web.seed ^ 0xb1);
+          const rng = new Mulberry32(web.seed ^ 0xb1);
           const b = Buffer.alloc(64 * 1024);
           for (let i = 0; i < b.length; i++) b[i] = rng.int(256);
           return b;
@@ -488,7 +488,7 @@ function bigChunks(topic: TestTopic, seed: number): Buffer[] {
   const key = `${topic.id}:${seed}`;
   let chunks = bigCache.get(key);
   if (chunks) return chunks;
-  const rng = new Rng(seed ^ 0xb16);
+  const rng = new Mulberry32(seed ^ 0xb16);
   chunks = [];
   for (let c = 0; c < 8; c++) {
     const parts: string[] = [];

@@ -1,6 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { stemmer } from 'stemmer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { escapeHtml } from '../../lib/app/text-safety';
 import {
   generateWeb,
   HOSTILE_PATHS,
@@ -339,7 +340,7 @@ describe('startTestWeb', () => {
     expect(res.headers.get('last-modified')).toBe(page.lastModified);
     expect(res.headers.get('set-cookie')).toMatch(/forager_test=/);
     const html = await res.text();
-    expect(html).toContain(`<title>${page.title}</title>`);
+    expect(html).toContain(`<title>${escapeHtml(page.title)}</title>`);
     expect(tw.requestCount(url)).toBe(before + 1);
     const log = tw.requests.filter((r) => r.url === url).at(-1)!;
     expect(log.headers['x-probe']).toBe('yes');
