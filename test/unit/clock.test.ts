@@ -136,3 +136,57 @@ describe('a crawl on a virtual clock', () => {
     expect(realTimers).toBe(0);
   }, 120_000);
 });
+
+describe('a polite crawl whose frontier is dominated by one busy site', () => {
+  /**
+   * Two sites on a VirtualClock, politeness 1 s; every page links four pages of its own site and one of the other,
+   * so most of the frontier waits for one site at any moment. The loop must sleep until a site is ready again, not
+   * conclude that the crawl is exhausted.
+   */
+  async function politeCrawl(name: string, pagesPerSite: number, maxPages: number) {
+    const clock = new VirtualClock(0);
+    const sites = ['a.example', 'b.example'];
+    const fetchFn = (async (input: RequestInfo | URL) => {
+      const url = new URL(String(input));
+      const i = Number(url.pathname.slice(2)) || 0;
+      const s = sites.indexOf(url.hostname);
+      const links = [1, 2, 3, 4].map((k) => `http://${url.hostname}/p${(i * 3 + k) % pagesPerSite}`);
+      links.push(`http://${sites[(s + 1) % sites.length]}/p${(i * 7) % pagesPerSite}`);
+      const body =
+        `<!DOCTYPE html><title>solar ${i}</title><p>solar panels energy ${i}</p>` +
+        links.map((l) => `<a href="${l}">solar ${l}</a>`).join(' ');
+      await new Promise((r) => clock.setTimer(() => r(null), 30 + 400 * s + (i % 5)));
+      return new Response(body, { status: 200, headers: { 'content-type': 'text/html' } });
+    }) as typeof fetch;
+    const fetcher = createFetcher({ fetch: fetchFn, clock, politenessDelayMs: 1000, maxInFlight: 8, respectRobots: false });
+    const run = createCrawl({
+      topic: { id: 'solar', keywords: 'solar panels' } as never,
+      seeds: ['http://a.example/p0'],
+      strategy: { name, seed: 1 },
+      limits: { maxPages, maxBuffer: 256 },
+      fetcher,
+    });
+    const events: CrawlEvent[] = [];
+    await runOnVirtualClock(
+      clock,
+      (async () => {
+        for await (const e of run.events()) events.push(e);
+      })(),
+    );
+    return events.at(-1) as Extract<CrawlEvent, { type: 'done' }>;
+  }
+
+  it('reaches its budget while the frontier holds URLs, and is exhausted only when the frontier is empty', async () => {
+    for (const name of ['breadth-first', 'pagerank', 'infospiders', 'anchor-text', 'best-n-first']) {
+      const done = await politeCrawl(name, 200, 150);
+      expect(done.reason, name).toBe('budget');
+      expect(done.stats.pagesEvaluated, name).toBe(150);
+    }
+    // A web smaller than the budget: exhausted, with nothing queued and nothing in flight.
+    const small = await politeCrawl('breadth-first', 12, 100);
+    expect(small.reason).toBe('exhausted');
+    expect(small.stats.pagesEvaluated).toBe(24);
+    expect(small.stats.frontierSize).toBe(0);
+    expect(small.stats.fetchesInFlight).toBe(0);
+  }, 120_000);
+});

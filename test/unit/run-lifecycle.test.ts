@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ProgressWriter } from '../../lib/app/progress-writer';
 import { RUN_TRANSITIONS, RunLifecycle, type RunEvent, type RunState } from '../../lib/app/run-lifecycle';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
@@ -94,7 +94,9 @@ describe('progress writer', () => {
     for (let i = 0; i < 10; i++) writer.addPage(page(i));
     expect(writes).toHaveLength(0); // behind the crawl: nothing written synchronously
     now = 30;
-    await new Promise((r) => setTimeout(r, 60));
+    // Wait for the write-behind itself (its timer is a real one), not for a fixed time: no sleep can be long enough
+    // on a loaded machine.
+    await vi.waitFor(() => expect(writes).toHaveLength(1), { timeout: 10_000, interval: 5 });
     expect(writes).toHaveLength(1);
     expect(writes[0].pages).toHaveLength(10);
     expect(writes[0].checkpoint).toEqual(checkpoint);
