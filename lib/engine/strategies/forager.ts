@@ -1,35 +1,38 @@
 /**
- * Forager's default strategy: a best-first crawler whose link score combines what the seed papers found to work.
+ * Forager's default strategy (issue 14): best-first on the classic link score, plus two things that keep learning
+ * after the easy neighbourhood is used up.
  *
- * For a link l found on page P:
- *   page     = sim(P), the parent page's similarity to the topic (Best-First);
- *   inherited= max(sim(P), decay x inherited(P)): shark-search's memory of relevant ancestors;
- *   anchor   = cosine(anchor terms of l, topic);
- *   context  = topic words around the anchor, closer words weighing more (InfoSpiders' proximity);
- *   url      = topic terms named in l's URL path (split on / - _ . and glued words), each weighted by its rarity
- *              among the URLs seen so far (a keyword in every URL of a site says nothing);
- *   learned  = cosine(l's anchor + context + URL terms, centroid of the same features of links that led to relevant
- *              pages): online learning from positive examples only, as in the anchor-text crawler, retrained every
- *              `interval` pages (the whole frontier is re-scored then).
- *   score    = weighted sum of the six (weights are parameters).
- * A page is relevant (a positive example) when its similarity reaches `relevance` x the best similarity seen so far,
- * so the bar adapts to how strongly a topic's pages match its keywords. The frontier is bounded (MAX_BUFFER, lowest
- * score evicted). Each round fetches `n` links (4): the best n - `explore`, plus `explore` (1) drawn uniformly from the
- * rest of the frontier. That one random link per round is what lifted recall most in tuning: a crawl stuck in a region
- * that scores well but holds few relevant pages (Django's 276 release notes all mention SQL) keeps sampling elsewhere.
- * Tried and dropped: reserving slots for the best link of site sections the rest of the round does not draw from
- * (host + first path segment); on topics-tune3 it lowered recall@250 by .05-.15. Also dropped: weighting the page
- * similarity's topic words by their rarity among crawled pages (recall@500 .778 -> .731-.738), and exploring only
- * after 5 or 20 pages without a relevant one (recall@500 .795 -> .713 / .664; never exploring: .615).
+ * Why: the previous default (now `forager-classic`) lost to InfoSpiders on topics it was not tuned on. Its failures
+ * were (a) stuck in one site (one "logging" crawl spent 486 of its first 500 pages in PostgreSQL), (b) it stops
+ * learning where to go once the neighbourhood of the seeds is used up (its one random link per round samples the
+ * frontier uniformly, whatever paid before), (c) seed luck (one RNG seed drifted into SQLite and ran out of links).
+ * InfoSpiders wins later because its agents keep adapting: each agent's frontier stays local to where relevance was
+ * found, and agents multiply there.
  *
- * Defaults were tuned with the crawl lab on DocWeb, Task 2 (the 4 dev topics, lab/topics-tune.json and
- * lab/topics-tune3.json). The first held-out set (lab/topics-heldout.json) showed one trap: for "libpq c library"
- * the URL word "library" (every python/library/ URL) pulled the whole crawl into the Python manual, so the URL part
- * got rarity weights and half the weight (wUrl 1 -> 0.5). On the large chapters of topics-tune3 n = 8 fell behind
- * shark-search (recall@500 .705 vs .728) while n = 4 with 1 random link led (.778-.795 over two seed sets; n = 2, 6
- * and 8 with 2 random links were lower), and on topics-tune it stayed at recall 1.0 at 500 pages, so n went 8 -> 4.
- * The price is wall-clock speed: fewer fetches per round (bench/extension.ts --latency 50: 30 pages/s at n = 4, 33 at 8).
- * lab/topics-heldout2.json and lab/topics-heldout3.json were used for no decision.
+ * What it does, per link l found on page P:
+ *   classic    = the previous default's score: parent similarity, inherited score (shark-search), anchor, words near
+ *                the link, URL words weighted by rarity, and the cosine to a centroid of the links that led to
+ *                relevant pages (the anchor-text paper's incremental centroid);
+ *   classifier = P(relevant | l) from an online logistic regression (ACHE's online link classifier): hashed features
+ *                of l's anchor words, context words, URL words, its site and site section; trained with one SGD step
+ *                on every fetched page (label: the page reached `relevance` x the best similarity so far, positives
+ *                up-weighted by the running negative/positive ratio so the rare positives count);
+ *   section    = how much the link's site section (origin + first path segment) pays compared with the whole crawl,
+ *                from a section bandit (below); a section whose pages stop being relevant sinks, one that pays rises;
+ *   share      = minus the share of all fetched pages that came from l's site: a soft cap on one site taking the crawl.
+ *   score      = classic + wClassifier x classifier + wSection x (section mean - crawl mean) - wShare x share.
+ * The frontier (bounded, MAX_BUFFER) is re-scored every `interval` pages, when the classifier, the centroid and the
+ * bandit have moved.
+ *
+ * Each round fetches `n` links: the best n - `explore`, plus `explore` chosen by the section bandit: among the
+ * sections that have links in the frontier, the one with the highest upper confidence bound (UCB1: mean reward +
+ * c x sqrt(ln N / (pulls + 1))) gives its best link. A section's mean is shrunk towards its site's, the site's towards
+ * the crawl's (a new section of a site that pays starts high; one of a site that does not starts low), so the
+ * bandit explores where exploring has paid and stops sampling regions that don't. This replaces the classic
+ * default's uniform random link.
+ *
+ * Everything is deterministic for a given RNG seed (ties and batch order come from the seeded Rng). State is small:
+ * the classifier is 2^12 hashed weights (saved sparse), the bandit two counters per section and site.
  */
 import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, Strategy, StrategyContext } from '../types';
 import { PriorityFrontier } from '../frontier/priority-frontier';
@@ -61,21 +64,220 @@ export const FORAGER_DEFAULTS = {
   wContext: 0.5,
   wUrl: 0.5,
   wLearned: 1,
+  wClassifier: 1,
+  wSection: 1,
+  wShare: 0.5,
+  ucb: 0.5,
   decay: 0.5,
   relevance: 0.5,
   interval: 10,
 };
 
+/** Number of hashed feature buckets of the link classifier (2^12). */
+export const CLASSIFIER_BUCKETS = 4096;
+
+/** FNV-1a hash of a string, 32 bits. */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The origin and site section (origin + first path segment) of a URL; a URL that does not parse is its own site. */
+export function siteOf(url: string): { site: string; section: string } {
+  try {
+    const u = new URL(url);
+    const parts = u.pathname.split('/').filter(Boolean);
+    // A file at the root (index.html) belongs to the root section; a folder is a section.
+    const first = parts.length > 1 ? parts[0] : '';
+    return { site: u.origin, section: `${u.origin}/${first}` };
+  } catch {
+    return { site: url, section: url };
+  }
+}
+
+/**
+ * An online logistic regression over hashed sparse binary features (the "hashing trick"), trained by one SGD step
+ * per example. Features of one example are scaled by 1/sqrt(count) so long anchors do not dominate.
+ */
+export class OnlineLogistic {
+  private w: Float64Array;
+  private bias = 0;
+  /** Examples seen, positives among them. */
+  examples = 0;
+  positives = 0;
+
+  constructor(
+    readonly buckets = CLASSIFIER_BUCKETS,
+    private readonly rate = 0.1,
+    private readonly l2 = 1e-4,
+  ) {
+    this.w = new Float64Array(buckets);
+  }
+
+  /** Bucket indices of feature names (duplicates kept once). */
+  indices(features: readonly string[]): number[] {
+    const out = new Set<number>();
+    for (const f of features) out.add(fnv1a(f) % this.buckets);
+    return [...out];
+  }
+
+  /** P(positive) for hashed feature indices. */
+  predict(idx: readonly number[]): number {
+    if (idx.length === 0) return 1 / (1 + Math.exp(-this.bias));
+    const x = 1 / Math.sqrt(idx.length);
+    let z = this.bias;
+    for (const i of idx) z += this.w[i] * x;
+    return 1 / (1 + Math.exp(-z));
+  }
+
+  /**
+   * One SGD step on the log loss. Positives are weighted by the running ratio of negatives to positives (at most
+   * 20), so a crawl that finds one relevant page in twenty still learns what it looks like.
+   */
+  learn(idx: readonly number[], positive: boolean): void {
+    this.examples++;
+    if (positive) this.positives++;
+    const ratio = this.positives > 0 ? (this.examples - this.positives) / this.positives : 1;
+    const weight = positive ? Math.min(20, Math.max(1, ratio)) : 1;
+    const p = this.predict(idx);
+    const g = this.rate * weight * ((positive ? 1 : 0) - p);
+    const x = idx.length > 0 ? 1 / Math.sqrt(idx.length) : 0;
+    for (const i of idx) this.w[i] += g * x - this.rate * this.l2 * this.w[i];
+    this.bias += g;
+  }
+
+  /** Sparse: only the weights that moved. */
+  toJSON(): Json {
+    const weights: number[] = [];
+    for (let i = 0; i < this.w.length; i++) if (this.w[i] !== 0) weights.push(i, this.w[i]);
+    return { buckets: this.buckets, bias: this.bias, examples: this.examples, positives: this.positives, weights };
+  }
+
+  /** @throws TypeError if `state` is not the output of {@link toJSON} for this many buckets. */
+  load(state: Json): void {
+    const s = asObject(state, 'classifier');
+    if (num(s.buckets, 'classifier buckets') !== this.buckets)
+      throw new TypeError(`invalid classifier state: ${String(s.buckets)} buckets, expected ${this.buckets}`);
+    const flat = asArray(s.weights, 'classifier weights');
+    if (flat.length % 2 !== 0) throw new TypeError('invalid classifier state: odd weights list');
+    const w = new Float64Array(this.buckets);
+    for (let k = 0; k < flat.length; k += 2) {
+      const i = num(flat[k], 'classifier index');
+      if (!Number.isInteger(i) || i < 0 || i >= this.buckets) throw new TypeError(`invalid classifier index ${i}`);
+      w[i] = num(flat[k + 1], 'classifier weight');
+    }
+    this.w = w;
+    this.bias = num(s.bias, 'classifier bias');
+    this.examples = num(s.examples, 'classifier examples');
+    this.positives = num(s.positives, 'classifier positives');
+  }
+}
+
+/** Pulls and rewards of one arm. */
+interface Arm {
+  pulls: number;
+  reward: number;
+}
+
+/**
+ * A bandit over site sections: every fetched page is a pull of its section (and site) with reward 1 if relevant.
+ * Means are shrunk hierarchically (section towards site, site towards the crawl, with `prior` pseudo-pulls each),
+ * and {@link ucb} adds UCB1's exploration bonus.
+ */
+export class SectionBandit {
+  readonly sections = new Map<string, Arm>();
+  readonly sites = new Map<string, Arm>();
+  pulls = 0;
+  reward = 0;
+
+  constructor(private readonly prior = 2) {}
+
+  /** Records one fetched page of `url`'s section. */
+  record(url: string, reward: number): void {
+    const { site, section } = siteOf(url);
+    this.pulls++;
+    this.reward += reward;
+    for (const [map, key] of [
+      [this.sites, site],
+      [this.sections, section],
+    ] as const) {
+      const arm = map.get(key) ?? { pulls: 0, reward: 0 };
+      arm.pulls++;
+      arm.reward += reward;
+      map.set(key, arm);
+    }
+  }
+
+  /** The crawl's mean reward, with one pseudo-success and one pseudo-failure (0.5 before any page). */
+  overall(): number {
+    return (this.reward + 1) / (this.pulls + 2);
+  }
+
+  /** Site mean shrunk towards the crawl's. */
+  siteMean(site: string): number {
+    const a = this.sites.get(site);
+    const m = this.overall();
+    return a ? (a.reward + this.prior * m) / (a.pulls + this.prior) : m;
+  }
+
+  /** Section mean shrunk towards its site's. */
+  mean(section: string, site: string): number {
+    const a = this.sections.get(section);
+    const m = this.siteMean(site);
+    return a ? (a.reward + this.prior * m) / (a.pulls + this.prior) : m;
+  }
+
+  /** Share of all fetched pages that came from `site`. */
+  share(site: string): number {
+    return this.pulls > 0 ? (this.sites.get(site)?.pulls ?? 0) / this.pulls : 0;
+  }
+
+  /** Upper confidence bound of a section (UCB1 with exploration factor `c`). */
+  ucb(section: string, site: string, c: number): number {
+    const n = this.sections.get(section)?.pulls ?? 0;
+    return this.mean(section, site) + c * Math.sqrt(Math.log(this.pulls + 1) / (n + 1));
+  }
+
+  toJSON(): Json {
+    const arms = (m: Map<string, Arm>) => [...m].map(([k, a]) => [k, a.pulls, a.reward]);
+    return { pulls: this.pulls, reward: this.reward, sections: arms(this.sections), sites: arms(this.sites) };
+  }
+
+  /** @throws TypeError if `state` is not the output of {@link toJSON}. */
+  load(state: Json): void {
+    const s = asObject(state, 'bandit');
+    this.pulls = num(s.pulls, 'bandit pulls');
+    this.reward = num(s.reward, 'bandit reward');
+    for (const [key, map] of [
+      ['sections', this.sections],
+      ['sites', this.sites],
+    ] as const) {
+      map.clear();
+      for (const raw of asArray(s[key], `bandit ${key}`)) {
+        const [k, p, r] = asArray(raw, `bandit ${key} entry`);
+        map.set(str(k, 'bandit arm'), { pulls: num(p, 'arm pulls'), reward: num(r, 'arm reward') });
+      }
+    }
+  }
+}
+
 /** What the strategy remembers of a queued link. */
 interface LinkInfo {
-  /** Fixed parts of the score (all but the URL and learned parts, which change as the crawl learns). */
+  /** Fixed parts of the score (parent, inherited, anchor, context). */
   base: number;
   /** Topic terms the URL names. */
   url: string[];
-  /** Terms the learner reads: anchor, context and URL words. */
+  /** Terms the centroid reads: anchor, context and URL words. */
   words: string[];
-  /** Inherited score passed on to this link's page. */
+  /** Hashed classifier features. */
+  features: number[];
   inherited: number;
+  site: string;
+  section: string;
 }
 
 /** The parts of one link's score, for tests and the popup's "why this link". */
@@ -86,6 +288,9 @@ export interface ForagerScore {
   context: number;
   url: number;
   learned: number;
+  classifier: number;
+  section: number;
+  share: number;
   total: number;
 }
 
@@ -96,28 +301,34 @@ export class ForagerStrategy implements Strategy {
   private frontier: PriorityFrontier;
   private info = new Map<string, LinkInfo>();
   readonly centroid = new Centroid({}, 0);
+  readonly classifier = new OnlineLogistic();
+  readonly bandit = new SectionBandit();
   private waiting: string[][] = [];
   private best = 0;
   private pages = 0;
-  /** Link URLs scored so far, and how many of them named each topic term: the URL part's rarity weights. */
   private urlSeen = 0;
   private urlHits: Record<string, number> = Object.create(null);
   private readonly rng: Rng;
 
   constructor(ctx: StrategyContext) {
     const p = ctx.params;
+    const d = FORAGER_DEFAULTS;
     this.params = {
-      n: positiveIntParam(p, 'n', FORAGER_DEFAULTS.n),
-      explore: numParam(p, 'explore', FORAGER_DEFAULTS.explore),
-      wPage: numParam(p, 'wPage', FORAGER_DEFAULTS.wPage),
-      wInherited: numParam(p, 'wInherited', FORAGER_DEFAULTS.wInherited),
-      wAnchor: numParam(p, 'wAnchor', FORAGER_DEFAULTS.wAnchor),
-      wContext: numParam(p, 'wContext', FORAGER_DEFAULTS.wContext),
-      wUrl: numParam(p, 'wUrl', FORAGER_DEFAULTS.wUrl),
-      wLearned: numParam(p, 'wLearned', FORAGER_DEFAULTS.wLearned),
-      decay: numParam(p, 'decay', FORAGER_DEFAULTS.decay),
-      relevance: numParam(p, 'relevance', FORAGER_DEFAULTS.relevance),
-      interval: positiveIntParam(p, 'interval', FORAGER_DEFAULTS.interval),
+      n: positiveIntParam(p, 'n', d.n),
+      explore: numParam(p, 'explore', d.explore),
+      wPage: numParam(p, 'wPage', d.wPage),
+      wInherited: numParam(p, 'wInherited', d.wInherited),
+      wAnchor: numParam(p, 'wAnchor', d.wAnchor),
+      wContext: numParam(p, 'wContext', d.wContext),
+      wUrl: numParam(p, 'wUrl', d.wUrl),
+      wLearned: numParam(p, 'wLearned', d.wLearned),
+      wClassifier: numParam(p, 'wClassifier', d.wClassifier),
+      wSection: numParam(p, 'wSection', d.wSection),
+      wShare: numParam(p, 'wShare', d.wShare),
+      ucb: numParam(p, 'ucb', d.ucb),
+      decay: numParam(p, 'decay', d.decay),
+      relevance: numParam(p, 'relevance', d.relevance),
+      interval: positiveIntParam(p, 'interval', d.interval),
     };
     this.topic = topicTerms(ctx.topic);
     this.rng = new Rng(ctx.seed);
@@ -130,7 +341,6 @@ export class ForagerStrategy implements Strategy {
   }
 
   addSeeds(urls: string[]): void {
-    // Above any link score, so seeds go first.
     for (const url of urls) this.frontier.add({ url, score: 1e6, depth: 0 });
   }
 
@@ -142,22 +352,44 @@ export class ForagerStrategy implements Strategy {
     const context = contextProximity(link, this.topic.set);
     const uw = urlTerms(link.url, this.topic.language);
     const matches = urlMatches(uw, this.topic);
-    const url = this.urlScore(matches);
+    const { site, section } = siteOf(link.url);
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
+    const features = this.classifier.indices([
+      ...link.anchorTerms.map((t) => `a:${t}`),
+      ...link.contextBefore.map((t) => `c:${t}`),
+      ...link.contextAfter.map((t) => `c:${t}`),
+      ...uw.map((t) => `u:${t}`),
+      `h:${site}`,
+      `s:${section}`,
+    ]);
     const base = p.wPage * sim + p.wInherited * inherited + p.wAnchor * anchor + p.wContext * context;
-    const learned = this.learnedScore(words);
-    return {
-      score: { page: sim, inherited, anchor, context, url, learned, total: base + p.wUrl * url + p.wLearned * learned },
-      info: { base, url: matches, words, inherited },
-    };
+    const info: LinkInfo = { base, url: matches, words, features, inherited, site, section };
+    return { score: this.parts(info, { page: sim, inherited, anchor, context }), info };
   }
 
-  /**
-   * The URL part: the topic terms the URL names, each weighted by its rarity among the link URLs seen so far
-   * (idf = ln(1 + (seen + 1) / (hits + 1))), over the total weight of the topic's terms. A keyword that every URL of
-   * some site contains ("library" in every python/library/ URL) then stops pulling the crawl into that site, while
-   * a rare one ("libpq") keeps its full weight.
-   */
+  /** The parts that change as the crawl learns, and the total. */
+  private parts(info: LinkInfo, fixed: Pick<ForagerScore, 'page' | 'inherited' | 'anchor' | 'context'>): ForagerScore {
+    const p = this.params;
+    const url = this.urlScore(info.url);
+    const learned = this.centroid.size > 0 && p.wLearned !== 0 ? this.centroid.score(info.words) : 0;
+    const classifier = this.classifier.examples > 0 && p.wClassifier !== 0 ? this.classifier.predict(info.features) : 0;
+    const section = this.bandit.mean(info.section, info.site) - this.bandit.overall();
+    const share = this.bandit.share(info.site);
+    const total =
+      info.base +
+      p.wUrl * url +
+      p.wLearned * learned +
+      p.wClassifier * classifier +
+      p.wSection * section -
+      p.wShare * share;
+    return { ...fixed, url, learned, classifier, section, share, total };
+  }
+
+  private total(info: LinkInfo): number {
+    return this.parts(info, { page: 0, inherited: 0, anchor: 0, context: 0 }).total;
+  }
+
+  /** The URL part: topic terms in the URL weighted by their rarity among link URLs seen (as in forager-classic). */
   urlScore(matches: readonly string[]): number {
     if (matches.length === 0) return 0;
     const idf = (t: string) => Math.log(1 + (this.urlSeen + 1) / ((this.urlHits[t] ?? 0) + 1));
@@ -168,31 +400,28 @@ export class ForagerStrategy implements Strategy {
     return total > 0 ? hit / total : 0;
   }
 
-  /** Counts a link URL's topic terms into the rarity weights. */
-  private countUrl(link: LinkFeature): void {
-    this.urlSeen++;
-    for (const t of urlMatches(urlTerms(link.url, this.topic.language), this.topic)) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
-  }
-
-  private learnedScore(words: readonly string[]): number {
-    return this.centroid.size > 0 && this.params.wLearned !== 0 ? this.centroid.score(words) : 0;
-  }
-
   onPage(page: EvaluatedPage): void {
     this.pages++;
     const sim = finite(page.evaluation.score);
     if (sim > this.best) this.best = sim;
+    const relevant = sim > 0 && sim >= this.params.relevance * this.best;
     const own = this.info.get(page.url);
     this.info.delete(page.url);
-    if (own && sim > 0 && sim >= this.params.relevance * this.best) this.waiting.push(own.words);
+    this.bandit.record(page.url, relevant ? 1 : 0);
+    if (own) {
+      this.classifier.learn(own.features, relevant);
+      if (relevant) this.waiting.push(own.words);
+    }
     if (!page.evaluation.robots?.nofollow) {
       const parentInherited = own?.inherited ?? 0;
-      for (const link of page.links) this.countUrl(link);
+      for (const link of page.links) {
+        this.urlSeen++;
+        for (const t of urlMatches(urlTerms(link.url, this.topic.language), this.topic))
+          this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
+      }
       for (const link of page.links) {
         const { score, info } = this.scoreLink(link, sim, parentInherited);
-        const prev = this.info.get(link.url);
-        if (prev && this.frontier.has(link.url)) {
-          // Seen again from another page: keep the better sighting.
+        if (this.info.has(link.url) && this.frontier.has(link.url)) {
           if (score.total > this.frontier.scoreOf(link.url)!) {
             this.frontier.setScore(link.url, score.total);
             this.info.set(link.url, info);
@@ -206,36 +435,60 @@ export class ForagerStrategy implements Strategy {
     if (this.pages % this.params.interval === 0) this.retrain();
   }
 
-  /** Learns the waiting positive examples and re-scores the frontier. Public for tests. */
+  /** Learns the waiting positive examples into the centroid and re-scores the frontier. Public for tests. */
   retrain(): void {
     for (const w of this.waiting) this.centroid.add(w);
     this.waiting = [];
-    const { wLearned, wUrl } = this.params;
-    for (const [url, info] of this.info) {
-      if (this.frontier.has(url))
-        this.frontier.setScore(url, info.base + wUrl * this.urlScore(info.url) + wLearned * this.learnedScore(info.words));
-    }
+    for (const [url, info] of this.info) if (this.frontier.has(url)) this.frontier.setScore(url, this.total(info));
   }
 
   onError(url: string): void {
     this.info.delete(url);
   }
 
+  /**
+   * The section the bandit explores next: among sections with queued links (except `taken`), the highest UCB; ties
+   * go to the section whose best link scores higher. Returns that link, or undefined if there is none.
+   */
+  private banditPick(taken: ReadonlySet<string>): FrontierEntry | undefined {
+    const bestOf = new Map<string, FrontierEntry>();
+    const siteOfSection = new Map<string, string>();
+    for (const e of this.frontier.entries()) {
+      const info = this.info.get(e.url);
+      const where = info ?? siteOf(e.url);
+      if (taken.has(where.section)) continue;
+      const cur = bestOf.get(where.section);
+      if (!cur || e.score > cur.score) {
+        bestOf.set(where.section, e);
+        siteOfSection.set(where.section, where.site);
+      }
+    }
+    let chosen: FrontierEntry | undefined;
+    let chosenValue = -Infinity;
+    for (const [section, e] of bestOf) {
+      const v = this.bandit.ucb(section, siteOfSection.get(section)!, this.params.ucb);
+      if (v > chosenValue || (v === chosenValue && chosen && e.score > chosen.score)) {
+        chosen = e;
+        chosenValue = v;
+      }
+    }
+    return chosen;
+  }
+
   nextBatch(max: number): FrontierEntry[] {
     const k = Math.min(this.params.n, Math.floor(max));
     if (!(k > 0)) return [];
-    // Exploration: some slots go to links drawn uniformly from the rest of the frontier, so a crawl stuck in a
-    // region that scores well but holds little keeps sampling elsewhere (InfoSpiders' stochastic choice did this).
-    const random = Math.min(k - 1, Math.floor(this.params.explore), Math.max(0, this.frontier.size - k));
-    const batch = this.frontier.popTop(k - random);
-    if (random > 0) {
-      const rest = this.frontier.entries();
-      for (let i = 0; i < random && rest.length; i++) {
-        const j = this.rng.int(rest.length);
-        const [e] = rest.splice(j, 1);
-        this.frontier.remove(e.url);
-        batch.push(e);
-      }
+    const explore = Math.min(k - 1, Math.floor(this.params.explore), Math.max(0, this.frontier.size - k));
+    const batch = this.frontier.popTop(k - explore);
+    const taken = new Set<string>();
+    for (const e of batch) taken.add(this.info.get(e.url)?.section ?? siteOf(e.url).section);
+    for (let i = 0; i < explore; i++) {
+      // Seeds (score 1e6) go first whatever the bandit says.
+      const e = this.frontier.peekMax()?.score === 1e6 ? this.frontier.peekMax() : this.banditPick(taken);
+      if (!e) break;
+      this.frontier.remove(e.url);
+      taken.add(this.info.get(e.url)?.section ?? siteOf(e.url).section);
+      batch.push(e);
     }
     return this.rng.shuffle(batch);
   }
@@ -251,10 +504,12 @@ export class ForagerStrategy implements Strategy {
   save(): Json {
     return {
       frontier: this.frontier.toJSON(),
-      info: [...this.info.entries()].map(([u, i]) => [u, i.base, i.inherited, i.words, i.url]),
+      info: [...this.info.entries()].map(([u, i]) => [u, i.base, i.inherited, i.words, i.url, i.features]),
       urlSeen: this.urlSeen,
       urlHits: { ...this.urlHits },
       centroid: this.centroid.toJSON(),
+      classifier: this.classifier.toJSON(),
+      bandit: this.bandit.toJSON(),
       waiting: this.waiting,
       best: this.best,
       pages: this.pages,
@@ -268,12 +523,15 @@ export class ForagerStrategy implements Strategy {
     this.info = new Map();
     this.frontier = this.makeFrontier(1, s.frontier);
     for (const raw of asArray(s.info, 'forager info')) {
-      const [u, base, inh, words, url] = asArray(raw, 'forager info entry');
-      this.info.set(str(u, 'url'), {
+      const [u, base, inh, words, url, features] = asArray(raw, 'forager info entry');
+      const link = str(u, 'url');
+      this.info.set(link, {
         base: num(base, 'base'),
         inherited: num(inh, 'inherited'),
         words: strings(words, 'words'),
         url: strings(url, 'url terms'),
+        features: asArray(features, 'features').map((f) => num(f, 'feature')),
+        ...siteOf(link),
       });
     }
     this.urlSeen = num(s.urlSeen, 'urlSeen');
@@ -281,6 +539,8 @@ export class ForagerStrategy implements Strategy {
     const hits = asObject(s.urlHits, 'forager urlHits');
     for (const k of Object.keys(hits)) this.urlHits[k] = num(hits[k], `urlHits ${k}`);
     this.centroid.load(s.centroid);
+    this.classifier.load(s.classifier);
+    this.bandit.load(s.bandit);
     this.waiting = asArray(s.waiting, 'waiting').map((w) => strings(w, 'waiting example'));
     this.best = num(s.best, 'best');
     this.pages = num(s.pages, 'pages');
@@ -303,12 +563,12 @@ export const foragerInfo: StrategyInfo = {
   name: 'forager',
   label: 'Forager',
   description:
-    "Forager's default: best-first on a score combining the parent page's similarity, an inherited score from " +
-    'relevant ancestors, anchor text, words near the link (closer weigh more), words of the URL, and a centroid ' +
-    'learned online from the links that led to relevant pages.',
+    "Forager's default: best-first on the classic link score (parent similarity, inherited score, anchor, nearby " +
+    'words, URL words, a centroid of links that led to relevant pages) plus an online link classifier and a bandit ' +
+    'over site sections that spends exploration where relevance keeps turning up and caps what one site may take.',
   source:
-    'Combines Best-N-First (Pant et al. 2002), shark-search (Hersovici et al. 1998), InfoSpiders link context ' +
-    '(Menczer & Belew 2000) and incremental anchor-text learning from positive examples.',
+    'Best-N-First (Pant et al. 2002), shark-search (Hersovici et al. 1998), InfoSpiders (Menczer & Belew 2000), ' +
+    "ACHE's online link classifier (Barbosa & Freire 2007), incremental anchor-text learning, UCB1 (Auer et al. 2002).",
   params: [
     {
       name: 'n',
@@ -322,30 +582,24 @@ export const foragerInfo: StrategyInfo = {
     },
     {
       name: 'explore',
-      label: 'Exploring links per round',
+      label: 'Bandit links per round',
       type: 'number',
       default: FORAGER_DEFAULTS.explore,
       min: 0,
       max: 10_000,
       integer: true,
-      description: 'of the n links per round, how many are drawn at random from the frontier instead of taken from the top',
+      description: 'of the n links per round, how many the section bandit chooses instead of the top of the frontier',
     },
     weight('wPage', 'Parent page weight', FORAGER_DEFAULTS.wPage, "weight of the parent page's similarity"),
-    weight(
-      'wInherited',
-      'Inherited weight',
-      FORAGER_DEFAULTS.wInherited,
-      'weight of the score inherited from relevant ancestors',
-    ),
+    weight('wInherited', 'Inherited weight', FORAGER_DEFAULTS.wInherited, 'weight of the score inherited from ancestors'),
     weight('wAnchor', 'Anchor weight', FORAGER_DEFAULTS.wAnchor, 'weight of the anchor text similarity'),
     weight('wContext', 'Context weight', FORAGER_DEFAULTS.wContext, 'weight of topic words near the link'),
     weight('wUrl', 'URL weight', FORAGER_DEFAULTS.wUrl, 'weight of topic words in the URL'),
-    weight(
-      'wLearned',
-      'Learned weight',
-      FORAGER_DEFAULTS.wLearned,
-      'weight of the similarity to links that led to relevant pages',
-    ),
+    weight('wLearned', 'Centroid weight', FORAGER_DEFAULTS.wLearned, 'weight of the similarity to links that paid'),
+    weight('wClassifier', 'Classifier weight', FORAGER_DEFAULTS.wClassifier, "weight of the online classifier's P(relevant)"),
+    weight('wSection', 'Section weight', FORAGER_DEFAULTS.wSection, "weight of the link's section mean minus the crawl's"),
+    weight('wShare', 'Site share penalty', FORAGER_DEFAULTS.wShare, "penalty per share of the crawl the link's site took"),
+    weight('ucb', 'Bandit exploration', FORAGER_DEFAULTS.ucb, "UCB1's exploration factor c of the section bandit"),
     {
       name: 'decay',
       label: 'Inheritance decay',
@@ -362,17 +616,17 @@ export const foragerInfo: StrategyInfo = {
       default: FORAGER_DEFAULTS.relevance,
       min: 0,
       max: 1,
-      description: 'a page is a positive example when its similarity reaches this share of the best seen',
+      description: 'a page counts as relevant (classifier, centroid, bandit) at this share of the best similarity seen',
     },
     {
       name: 'interval',
-      label: 'Retrain every',
+      label: 'Re-score every',
       type: 'number',
       default: FORAGER_DEFAULTS.interval,
       min: 1,
       max: 10_000,
       integer: true,
-      description: 'pages between retrainings (the frontier is re-scored then)',
+      description: 'pages between re-scorings of the frontier',
     },
   ],
   create: (ctx) => new ForagerStrategy(ctx),
