@@ -86,17 +86,20 @@ function fnv1a(s: string): number {
   return h >>> 0;
 }
 
-/** The origin and site section (origin + first path segment) of a URL; a URL that does not parse is its own site. */
+/** scheme://host[:port], then the path (links reach strategies canonical, so no URL parsing is needed). */
+const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)/i;
+
+/**
+ * The origin and site section (origin + first path folder) of a URL; a page at the root is in the root section, and
+ * something that is not an absolute URL is its own site. A regular expression, not `new URL`: this runs for every
+ * link of every page.
+ */
 export function siteOf(url: string): { site: string; section: string } {
-  try {
-    const u = new URL(url);
-    const parts = u.pathname.split('/').filter(Boolean);
-    // A file at the root (index.html) belongs to the root section; a folder is a section.
-    const first = parts.length > 1 ? parts[0] : '';
-    return { site: u.origin, section: `${u.origin}/${first}` };
-  } catch {
-    return { site: url, section: url };
-  }
+  const m = URL_PARTS.exec(url);
+  if (!m) return { site: url, section: url };
+  const path = m[2];
+  const end = path.indexOf('/', 1);
+  return { site: m[1], section: `${m[1]}${end > 0 ? path.slice(0, end) : '/'}` };
 }
 
 /**
@@ -376,12 +379,7 @@ export class ForagerStrategy implements Strategy {
     const section = this.bandit.mean(info.section, info.site) - this.bandit.overall();
     const share = this.bandit.share(info.site);
     const total =
-      info.base +
-      p.wUrl * url +
-      p.wLearned * learned +
-      p.wClassifier * classifier +
-      p.wSection * section -
-      p.wShare * share;
+      info.base + p.wUrl * url + p.wLearned * learned + p.wClassifier * classifier + p.wSection * section - p.wShare * share;
     return { ...fixed, url, learned, classifier, section, share, total };
   }
 
