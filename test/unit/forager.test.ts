@@ -64,6 +64,17 @@ describe('OnlineLogistic', () => {
     expect(c.predict(mixed)).toBeLessThan(c.predict(pos));
   });
 
+  it('hashes (prefix, name) groups into the same buckets as the joined names', () => {
+    const c = new OnlineLogistic();
+    expect(
+      c.prefixed([
+        ['a:', ['solar', 'lens']],
+        ['u:', ['solar']],
+      ]),
+    ).toEqual(c.indices(['a:solar', 'a:lens', 'u:solar']));
+    expect(c.indices(['a:solar', 'a:solar'])).toHaveLength(1);
+  });
+
   it('up-weights positives by the negative/positive ratio (capped at 20)', () => {
     const balanced = new OnlineLogistic();
     const rare = new OnlineLogistic();

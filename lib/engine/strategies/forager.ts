@@ -76,9 +76,13 @@ export const FORAGER_DEFAULTS = {
 /** Number of hashed feature buckets of the link classifier (2^12). */
 export const CLASSIFIER_BUCKETS = 4096;
 
-/** FNV-1a hash of a string, 32 bits. */
-function fnv1a(s: string): number {
+/** FNV-1a hash (32 bits) of `prefix + s`, without building that string. */
+function fnv1a(s: string, prefix = ''): number {
   let h = 0x811c9dc5;
+  for (let i = 0; i < prefix.length; i++) {
+    h ^= prefix.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);
     h = Math.imul(h, 0x01000193);
@@ -123,8 +127,16 @@ export class OnlineLogistic {
 
   /** Bucket indices of feature names (duplicates kept once). */
   indices(features: readonly string[]): number[] {
+    return this.prefixed([['', features]]);
+  }
+
+  /**
+   * Bucket indices of features given as groups of names sharing a prefix: the same buckets as {@link indices} of
+   * the joined names, in the same order, without building the joined strings (this runs for every link of every page).
+   */
+  prefixed(groups: readonly (readonly [string, readonly string[]])[]): number[] {
     const out = new Set<number>();
-    for (const f of features) out.add(fnv1a(f) % this.buckets);
+    for (const [prefix, names] of groups) for (const name of names) out.add(fnv1a(name, prefix) % this.buckets);
     return [...out];
   }
 
@@ -268,6 +280,18 @@ export class SectionBandit {
   }
 }
 
+/** The classifier's features of a link, grouped by prefix: anchor, context and URL words, site and section. */
+function linkFeatures(link: LinkFeature, urlWords: readonly string[], site: string, section: string) {
+  return [
+    ['a:', link.anchorTerms],
+    ['c:', link.contextBefore],
+    ['c:', link.contextAfter],
+    ['u:', urlWords],
+    ['h:', [site]],
+    ['s:', [section]],
+  ] as const;
+}
+
 /** What the strategy remembers of a queued link. */
 interface LinkInfo {
   /** Fixed parts of the score (parent, inherited, anchor, context). */
@@ -348,23 +372,20 @@ export class ForagerStrategy implements Strategy {
   }
 
   /** Scores one link of a page with similarity `sim` whose own inherited score is `parentInherited`. */
-  scoreLink(link: LinkFeature, sim: number, parentInherited: number): { score: ForagerScore; info: LinkInfo } {
+  scoreLink(
+    link: LinkFeature,
+    sim: number,
+    parentInherited: number,
+    uw = urlTerms(link.url, this.topic.language),
+  ): { score: ForagerScore; info: LinkInfo } {
     const p = this.params;
     const inherited = Math.max(sim, p.decay * parentInherited);
     const anchor = termsSimilarity(link.anchorTerms, this.topic.vector);
     const context = contextProximity(link, this.topic.set);
-    const uw = urlTerms(link.url, this.topic.language);
     const matches = urlMatches(uw, this.topic);
     const { site, section } = siteOf(link.url);
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
-    const features = this.classifier.indices([
-      ...link.anchorTerms.map((t) => `a:${t}`),
-      ...link.contextBefore.map((t) => `c:${t}`),
-      ...link.contextAfter.map((t) => `c:${t}`),
-      ...uw.map((t) => `u:${t}`),
-      `h:${site}`,
-      `s:${section}`,
-    ]);
+    const features = this.classifier.prefixed(linkFeatures(link, uw, site, section));
     const base = p.wPage * sim + p.wInherited * inherited + p.wAnchor * anchor + p.wContext * context;
     const info: LinkInfo = { base, url: matches, words, features, inherited, site, section };
     return { score: this.parts(info, { page: sim, inherited, anchor, context }), info };
@@ -383,8 +404,20 @@ export class ForagerStrategy implements Strategy {
     return { ...fixed, url, learned, classifier, section, share, total };
   }
 
+  /** The same total as {@link parts}, without building the parts (the whole frontier is re-scored every interval). */
   private total(info: LinkInfo): number {
-    return this.parts(info, { page: 0, inherited: 0, anchor: 0, context: 0 }).total;
+    const p = this.params;
+    const learned = this.centroid.size > 0 && p.wLearned !== 0 ? this.centroid.score(info.words) : 0;
+    const classifier = this.classifier.examples > 0 && p.wClassifier !== 0 ? this.classifier.predict(info.features) : 0;
+    const section = this.bandit.mean(info.section, info.site) - this.bandit.overall();
+    return (
+      info.base +
+      p.wUrl * this.urlScore(info.url) +
+      p.wLearned * learned +
+      p.wClassifier * classifier +
+      p.wSection * section -
+      p.wShare * this.bandit.share(info.site)
+    );
   }
 
   /** The URL part: topic terms in the URL weighted by their rarity among link URLs seen (as in forager-classic). */
@@ -412,13 +445,15 @@ export class ForagerStrategy implements Strategy {
     }
     if (!page.evaluation.robots?.nofollow) {
       const parentInherited = own?.inherited ?? 0;
-      for (const link of page.links) {
+      // Every link's URL counts into the rarity weights before any link of the page is scored.
+      const urlWords = page.links.map((link) => urlTerms(link.url, this.topic.language));
+      for (const uw of urlWords) {
         this.urlSeen++;
-        for (const t of urlMatches(urlTerms(link.url, this.topic.language), this.topic))
-          this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
+        for (const t of urlMatches(uw, this.topic)) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
       }
-      for (const link of page.links) {
-        const { score, info } = this.scoreLink(link, sim, parentInherited);
+      for (let i = 0; i < page.links.length; i++) {
+        const link = page.links[i];
+        const { score, info } = this.scoreLink(link, sim, parentInherited, urlWords[i]);
         if (this.info.has(link.url) && this.frontier.has(link.url)) {
           if (score.total > this.frontier.scoreOf(link.url)!) {
             this.frontier.setScore(link.url, score.total);
