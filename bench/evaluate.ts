@@ -8,7 +8,11 @@
  * Medians over many interleaved repetitions, and ratios of minimums (see below); the target is evaluation < 2x the
  * bare parse.
  *
- * Run: npx tsx bench/evaluate.ts        (REPS=n for more repetitions)
+ * With `--baseline DIR` (a checkout of another commit, e.g. `git worktree add --detach /tmp/base main` with a
+ * node_modules link), that tree's evaluatePage is timed too, interleaved with this one on the same pages, and the
+ * ratio of this evaluation to that one is printed (sums of medians and of minimums).
+ *
+ * Run: npx tsx bench/evaluate.ts [--baseline DIR]       (REPS=n for more repetitions)
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
@@ -16,7 +20,10 @@ import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Parser } from 'htmlparser2';
 import { evaluatePage } from '../lib/engine';
-import type { Topic } from '../lib/engine';
+import type { EvaluationInput, PageEvaluation, Topic } from '../lib/engine';
+import { median } from './stats';
+
+type EvaluateFn = (input: EvaluationInput) => PageEvaluation;
 
 const PAGE_BYTES = 100 * 1024;
 const REPS = Math.max(5, Number(process.env.REPS) || 40);
@@ -31,12 +38,6 @@ interface BenchPage {
   group: string;
   body: Uint8Array;
   topic: Topic;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** Up to `max` HTML files over 60 KB under `root` (sorted walk, bounded). */
@@ -174,7 +175,7 @@ function bareParse(body: Uint8Array): number {
  * evaluation medians / sum of parse medians) and `groupMinRatio:<g>` (same with minimums); overall `evalMedianMs`,
  * `parseMedianMs`, `ratio`, `minRatio`, `worstRatio`, `coldEvalMs` (first evaluation, empty stem cache), `pages`.
  */
-export async function benchEvaluate(): Promise<Record<string, number>> {
+export async function benchEvaluate(baseline?: EvaluateFn): Promise<Record<string, number>> {
   const pages = loadBenchPages();
   const out: Record<string, number> = { pages: pages.length };
   if (pages.length === 0) return out;
@@ -190,16 +191,20 @@ export async function benchEvaluate(): Promise<Record<string, number>> {
     parseMedian: number;
     evalMin: number;
     parseMin: number;
+    baseMedian: number;
+    baseMin: number;
   }
   const figures: PageFigures[] = [];
   for (const page of pages) {
     const input = { url, body: page.body, contentType: 'text/html; charset=utf-8', topic: page.topic };
     for (let i = 0; i < WARMUP; i++) {
       evaluatePage(input);
+      baseline?.(input);
       bareParse(page.body);
     }
     const ev: number[] = [];
     const pa: number[] = [];
+    const ba: number[] = [];
     for (let i = 0; i < REPS; i++) {
       // Interleaved so both see the same machine noise; the order alternates so neither always runs on a cache the
       // other has just warmed.
@@ -210,9 +215,19 @@ export async function benchEvaluate(): Promise<Record<string, number>> {
         bareParse(page.body);
         pa.push(performance.now() - t);
       }
+      if (baseline && !parseFirst) {
+        t = performance.now();
+        baseline(input);
+        ba.push(performance.now() - t);
+      }
       t = performance.now();
       evaluatePage(input);
       ev.push(performance.now() - t);
+      if (baseline && parseFirst) {
+        t = performance.now();
+        baseline(input);
+        ba.push(performance.now() - t);
+      }
       if (!parseFirst) {
         t = performance.now();
         bareParse(page.body);
@@ -227,12 +242,15 @@ export async function benchEvaluate(): Promise<Record<string, number>> {
       // inflates wall-clock medians of the longer call; the fastest run shows the cost of the work itself.
       evalMin: Math.min(...ev),
       parseMin: Math.min(...pa),
+      baseMedian: ba.length ? median(ba) : Number.NaN,
+      baseMin: ba.length ? Math.min(...ba) : Number.NaN,
     };
     figures.push(f);
     out[`eval:${page.name}`] = f.evalMedian;
     out[`parse:${page.name}`] = f.parseMedian;
     out[`ratio:${page.name}`] = f.evalMedian / f.parseMedian;
     out[`minRatio:${page.name}`] = f.evalMin / f.parseMin;
+    if (baseline) out[`vsBase:${page.name}`] = f.evalMedian / f.baseMedian;
   }
   const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   const summarize = (fs: PageFigures[], key: string) => {
@@ -240,6 +258,10 @@ export async function benchEvaluate(): Promise<Record<string, number>> {
     out[`groupParse:${key}`] = median(fs.map((f) => f.parseMedian));
     out[`groupRatio:${key}`] = sum(fs.map((f) => f.evalMedian)) / sum(fs.map((f) => f.parseMedian));
     out[`groupMinRatio:${key}`] = sum(fs.map((f) => f.evalMin)) / sum(fs.map((f) => f.parseMin));
+    if (baseline) {
+      out[`groupVsBase:${key}`] = sum(fs.map((f) => f.evalMedian)) / sum(fs.map((f) => f.baseMedian));
+      out[`groupMinVsBase:${key}`] = sum(fs.map((f) => f.evalMin)) / sum(fs.map((f) => f.baseMin));
+    }
   };
   for (const group of [...new Set(figures.map((f) => f.group))]) {
     summarize(
@@ -255,12 +277,29 @@ export async function benchEvaluate(): Promise<Record<string, number>> {
   out.ratio = sum(figures.map((f) => f.evalMedian)) / sum(figures.map((f) => f.parseMedian));
   out.worstRatio = Math.max(...figures.map((f) => f.evalMedian / f.parseMedian));
   out.minRatio = sum(figures.map((f) => f.evalMin)) / sum(figures.map((f) => f.parseMin));
+  if (baseline) {
+    out.vsBase = sum(figures.map((f) => f.evalMedian)) / sum(figures.map((f) => f.baseMedian));
+    out.minVsBase = sum(figures.map((f) => f.evalMin)) / sum(figures.map((f) => f.baseMin));
+    out.worstVsBase = Math.max(...figures.map((f) => f.evalMedian / f.baseMedian));
+  }
   return out;
 }
 
 const isMain = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1];
+/** The evaluatePage of another checkout (`--baseline DIR`), to time against this one. */
+async function loadBaseline(dir: string): Promise<EvaluateFn> {
+  const entry = join(dir, 'lib', 'engine', 'index.ts');
+  if (!existsSync(entry)) throw new Error(`--baseline ${dir}: no lib/engine/index.ts there`);
+  const mod = (await import(entry)) as { evaluatePage?: EvaluateFn };
+  if (typeof mod.evaluatePage !== 'function') throw new Error(`--baseline ${dir}: lib/engine exports no evaluatePage`);
+  return mod.evaluatePage;
+}
+
 if (isMain) {
-  benchEvaluate().then((r) => {
+  const at = process.argv.indexOf('--baseline');
+  const baselineDir = at >= 0 ? process.argv[at + 1] : undefined;
+  if (at >= 0 && !baselineDir) throw new Error('--baseline needs a directory');
+  (baselineDir ? loadBaseline(baselineDir) : Promise.resolve(undefined)).then(benchEvaluate).then((r) => {
     if (!r.pages) {
       console.log('no pages found (shared/serp, /usr/share/doc and .cache/docweb absent)');
       return;
@@ -292,5 +331,16 @@ if (isMain) {
         `of minimums ${r.minRatio.toFixed(2)}); first (cold) evaluation ${r.coldEvalMs.toFixed(1)} ms\n` +
         `ratio = sum of evaluation medians / sum of bare-parse medians; min ratio = the same with each page's fastest run.`,
     );
+    if (r.vsBase !== undefined) {
+      console.log(`\nagainst --baseline ${baselineDir} (this evaluation / that one, same pages, interleaved):`);
+      for (const g of Object.keys(r)
+        .filter((k) => k.startsWith('groupVsBase:'))
+        .map((k) => k.slice(12))) {
+        console.log(`  ${g.padEnd(w)}  median ${r[`groupVsBase:${g}`].toFixed(3)}  min ${r[`groupMinVsBase:${g}`].toFixed(3)}`);
+      }
+      console.log(
+        `  overall: ${r.vsBase.toFixed(3)} (sum of medians), ${r.minVsBase.toFixed(3)} (sum of minimums); worst page ${r.worstVsBase.toFixed(3)}`,
+      );
+    }
   });
 }

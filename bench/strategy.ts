@@ -29,9 +29,7 @@ async function crawl(strategy: string, maxPages: number): Promise<Figures> {
       seeds: seedsFor(web.web, topic, 3).map((p) => web.urlOf(p)),
       strategy: { name: strategy, seed: 1 },
       limits: { maxPages, maxBuffer: 256 },
-      fetcher: createFetcher({ politenessDelayMs: 0, concurrency: 8, urlPolicy: policy }),
-      urlPolicy: policy,
-      concurrency: 8,
+      fetcher: createFetcher({ politenessDelayMs: 0, maxInFlight: 8, urlPolicy: policy }),
     });
     let pages = 0;
     for await (const e of run.events()) if (e.type === 'page') pages++;

@@ -11,11 +11,10 @@
  *   (default 100) with no politeness delay (the web is local), the ranked results printed, a screenshot of the popup
  *   saved (default ./forager-demo.png), exit 0.
  *
- *   npm start [-- --headless] [-- --pages 100] [-- --screenshot out.png] [-- --no-build]
+ *   npm start -- [--headless] [--pages N] [--screenshot file.png] [--no-build]
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import type { Page } from 'puppeteer';
 import { startTestWeb } from '../harness/testweb/server';
 import {
@@ -30,25 +29,24 @@ import {
   waitForStatus,
   type ChromiumSession,
 } from '../harness/browsers';
-import type { PageResult } from '../lib/engine';
+import { oneLine } from '../lib/app/text-safety';
+import { errorMessage, type PageResult } from '../lib/engine';
+import { DEMO_USAGE, type DemoOptions, parseDemoArgs, UsageError } from './args';
 
-const { values: args } = parseArgs({
-  options: {
-    headless: { type: 'boolean', default: false },
-    pages: { type: 'string', default: '100' },
-    screenshot: { type: 'string', default: 'forager-demo.png' },
-    'no-build': { type: 'boolean', default: false },
-    help: { type: 'boolean', short: 'h', default: false },
-  },
-  strict: true,
-});
-
+let args: DemoOptions;
+try {
+  args = parseDemoArgs(process.argv.slice(2));
+} catch (error) {
+  if (!(error instanceof UsageError)) throw error;
+  console.error(`npm start: ${error.message}\n${DEMO_USAGE}`);
+  process.exit(2);
+}
 if (args.help) {
-  console.log('npm start [-- --headless] [-- --pages N] [-- --screenshot file.png] [-- --no-build]');
+  console.log(DEMO_USAGE);
   process.exit(0);
 }
 
-const budget = Math.max(1, Math.min(10_000, Math.round(Number(args.pages)) || 100));
+const budget = args.pages;
 const headless = args.headless || !(process.env.DISPLAY || process.env.WAYLAND_DISPLAY);
 const log = (...parts: unknown[]) => console.error(...parts);
 // `npm start | head` closes stdout early: that must not crash the demo before it cleans up its browser and servers.
@@ -58,7 +56,7 @@ async function main(): Promise<void> {
   // Headless needs site access granted at install (no one can click the permission prompt); a person gets the real prompt.
   const outDir = headless ? path.join(ROOT, '.output/e2e') : path.join(ROOT, '.output');
   let dir = path.join(outDir, 'chrome-mv3');
-  if (!args['no-build'] || !existsSync(path.join(dir, 'manifest.json'))) {
+  if (args.build || !existsSync(path.join(dir, 'manifest.json'))) {
     log(`Building the extension${headless ? ' (site access granted up front, for headless use)' : ''}…`);
     dir = await buildExtension({ browser: 'chrome', e2e: headless, outDir });
   }
@@ -129,7 +127,7 @@ async function main(): Promise<void> {
     console.log(`${'#'.padStart(3)}  ${'score'.padEnd(5)}  ${'fresh'.padEnd(5)}  title  <url>`);
     ranked.forEach((p, i) => {
       console.log(
-        `${String(i + 1).padStart(3)}  ${p.score.toFixed(3)}  ${(p.isSeed ? '' : 'fresh').padEnd(5)}  ${p.title || '(untitled)'}  <${p.url}>`,
+        `${String(i + 1).padStart(3)}  ${p.score.toFixed(3)}  ${(p.isSeed ? '' : 'fresh').padEnd(5)}  ${oneLine(p.title) || '(untitled)'}  <${oneLine(p.url)}>`,
       );
     });
 
@@ -147,7 +145,7 @@ async function main(): Promise<void> {
 main().then(
   () => process.exit(0),
   (error: unknown) => {
-    console.error('demo failed:', error instanceof Error ? error.message : error);
+    console.error('demo failed:', errorMessage(error));
     process.exit(1);
   },
 );

@@ -1,33 +1,22 @@
 /**
- * The background: wiring only. Crawls run in lib/app/runner (tested under Node); this file connects it to
- * the browser: storage (IndexedDB), the evaluator (offscreen document in Chrome, a Worker of this page in Firefox),
- * messages and live ports from the UI, the context menu, keep-alive, and recovery after a restart.
+ * The background: wiring only. lib/app/background-app.ts is the background without the browser (runner, live
+ * updates, requests, recovery, keep-alive; tested under Node); this file builds its browser parts (IndexedDB, the
+ * evaluator, storage areas, alarms, the network guard, tab reading) and connects the extension's listeners to it.
  */
-import { createFetcher } from '../lib/engine';
+import { createBackgroundApp, storedFailureNotes } from '../lib/app/background-app';
 import { createGuardedEvaluator } from '../lib/app/evaluator/guarded-evaluator';
-import { LiveHub, type Subscription } from '../lib/app/live';
-import { createPortEvaluator, offscreenEnsurer, type EvaluatorPorts } from '../lib/app/evaluator/port-evaluator';
-import { createRequestHandler, plainStrategies } from '../lib/app/handlers';
-import { CrawlRunner, type StartKind } from '../lib/app/runner';
-import { draftFromMenu, startHash, toSerpInfo, type MenuClick, type PageText } from '../lib/app/view/start-draft';
-import {
-  isForagerRequest,
-  LIVE_PORT,
-  type EvaluatorPortHandoff,
-  type LiveClientMessage,
-  type TabContext,
-} from '../lib/app/protocol';
-import { createIdbStore } from '../lib/app/store/idb-store';
+import { createPortEvaluator, type EvaluatorPorts, offscreenEnsurer } from '../lib/app/evaluator/port-evaluator';
+import { describeStrategies } from '../lib/app/handlers';
 import { GUARD_RULE_IDS, networkGuardRules } from '../lib/app/network-guard';
-import { listStrategies } from '../lib/engine';
-import type { Evaluator } from '../lib/engine';
+import type { EvaluatorPortHandoff, TabContext } from '../lib/app/protocol';
+import { createIdbStore } from '../lib/app/store/idb-store';
+import { draftFromMenu, type MenuClick, type PageText, startHash, toSerpInfo } from '../lib/app/view/start-draft';
+import { createFetcher, type Evaluator, errorMessage, listStrategies } from '../lib/engine';
 import { spawnEvaluatorWorker } from './worker/spawn';
 
 const MENU_ID = 'forager-crawl-from-here';
 const KEEPALIVE_ALARM = 'forager-keepalive';
-/** Lives in storage.session, which the browser clears when it restarts: its absence means "browser (re)started". */
 const SESSION_MARK = 'forager.session';
-const KEEPALIVE_MS = 20_000;
 
 /** The part of declarativeNetRequest the network guard uses (Chrome 84+, Firefox 113+ in MV3). */
 interface DeclarativeNetRequest {
@@ -83,135 +72,112 @@ function makeEvaluator(): Evaluator {
   return createPortEvaluator({ ensureReady, deliver, timeoutMs: 15_000 });
 }
 
-/** Runs in the tab (serialized by scripting.executeScript): the page's title and first headings, for a topic. */
-function readPageText(): PageText {
+/**
+ * Runs in the tab (serialized by scripting.executeScript, so self-contained): the page's title, first headings and
+ * lang, for a topic; the text of the block holding the clicked link; the first paragraph of the main text.
+ */
+function readPageText(linkUrl: string | null): PageText {
+  const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim().slice(0, 600);
   const headings = Array.from(document.querySelectorAll('h1, h2'))
     .slice(0, 6)
-    .map((h) => (h.textContent ?? '').replace(/\s+/g, ' ').trim());
-  return { title: document.title, headings };
+    .map((h) => clean(h.textContent));
+  const out: PageText = { title: document.title, headings };
+  if (document.documentElement.lang) out.lang = document.documentElement.lang;
+  if (linkUrl) {
+    const link = Array.from(document.querySelectorAll('a[href]')).find((a) => (a as HTMLAnchorElement).href === linkUrl);
+    const block = link?.closest('p, li, dd, td, blockquote, figcaption, h1, h2, h3, h4, h5, h6');
+    const text = clean(block?.textContent);
+    if (text) out.linkContext = text;
+  }
+  const main = document.querySelector('main, article, [role="main"]') ?? document.body;
+  const intro = Array.from(main?.querySelectorAll('p') ?? [])
+    .map((p) => clean(p.textContent))
+    .find((t) => t.split(' ').length >= 8);
+  if (intro) out.intro = intro;
+  return out;
+}
+
+/** Reads the tab the popup was opened on with the results-page content script (activeTab + scripting). */
+async function inspectTab(tabId: number): Promise<TabContext> {
+  const tab = await browser.tabs.get(tabId);
+  const context: TabContext = { tabId, url: tab.url ?? '', title: tab.title ?? '', serp: null };
+  try {
+    const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/serp-reader.js'] });
+    const raw = first?.result as { error?: unknown } | undefined;
+    if (raw && typeof raw.error === 'string') context.error = raw.error;
+    context.serp = toSerpInfo(raw);
+  } catch (error) {
+    context.error = `Forager cannot read this tab (${errorMessage(error)}).`;
+  }
+  return context;
+}
+
+/** Redirect hops are followed by the browser out of the engine's sight: session rules block this extension's own
+ * requests to private hosts, except the crawl's private seed hosts (lib/app/network-guard.ts). */
+async function guardNetwork(policy: { privateHosts?: string[] }): Promise<void> {
+  const dnr = (browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest }).declarativeNetRequest;
+  if (!dnr?.updateSessionRules)
+    throw new Error('declarativeNetRequest is not available: redirect hops to private hosts are not blocked');
+  const ownDomain = new URL(browser.runtime.getURL('/')).host;
+  await dnr.updateSessionRules({ removeRuleIds: GUARD_RULE_IDS, addRules: networkGuardRules(ownDomain, policy.privateHosts) });
+}
+
+/**
+ * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark (a
+ * time stamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
+ */
+async function clearStorage(): Promise<void> {
+  await browser.storage.local.clear();
+  const session = Object.keys(await browser.storage.session.get(null)).filter((key) => key !== SESSION_MARK);
+  if (session.length > 0) await browser.storage.session.remove(session);
 }
 
 export default defineBackground(() => {
   const store = createIdbStore();
-  const hub = new LiveHub(250);
-  const evaluator = makeEvaluator();
-  const strategies = () => plainStrategies(listStrategies());
-
-  // ---- keep-alive: fetches do not reset Chrome's 30 s idle timer, extension API calls do ----
-  let keepTimer: ReturnType<typeof setInterval> | undefined;
-  const setBusy = (busy: boolean) => {
-    if (busy && keepTimer === undefined) {
-      keepTimer = setInterval(() => void browser.runtime.getPlatformInfo(), KEEPALIVE_MS);
-      // If the worker dies anyway (a kill, a crash), the alarm starts a new one, which resumes the crawl.
-      void browser.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 });
-    } else if (!busy && keepTimer !== undefined) {
-      clearInterval(keepTimer);
-      keepTimer = undefined;
-      void browser.alarms.clear(KEEPALIVE_ALARM);
-    }
-  };
-
-  const runner = new CrawlRunner({
+  const app = createBackgroundApp({
     store,
-    evaluator,
-    strategies,
-    // Redirect hops are followed by the browser where lib cannot see them: session rules block this extension's own
-    // requests to private hosts, except the crawl's private seed hosts (lib/app/network-guard.ts).
-    guardNetwork: async (policy) => {
-      const dnr = (browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest }).declarativeNetRequest;
-      if (!dnr?.updateSessionRules)
-        throw new Error('declarativeNetRequest is not available: redirect hops to private hosts are not blocked');
-      const ownDomain = new URL(browser.runtime.getURL('/')).host;
-      await dnr.updateSessionRules({
-        removeRuleIds: GUARD_RULE_IDS,
-        addRules: networkGuardRules(ownDomain, policy.privateHosts),
-      });
-    },
+    evaluator: makeEvaluator(),
+    strategies: () => describeStrategies(listStrategies()),
+    inspectTab,
+    guardNetwork,
     makeFetcher: (settings, urlPolicy) =>
       createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
-        concurrency: 6,
+        maxInFlight: 6,
         // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
         timeoutMs: 10_000,
         respectRobots: true,
         urlPolicy,
       }),
-    onUpdate: (id, record, pages) => hub.update(id, record, pages),
-    onCrawlsChanged: () => hub.crawlsChanged(),
-    onBusy: setBusy,
-    onError: (error) => console.error('[forager]', error),
+    failures: storedFailureNotes({
+      get: (key) => browser.storage.local.get(key),
+      set: (items) => browser.storage.local.set(items),
+    }),
+    session: {
+      present: async () => !!(await browser.storage.session.get(SESSION_MARK))[SESSION_MARK],
+      set: () => browser.storage.session.set({ [SESSION_MARK]: Date.now() }),
+    },
+    keepAlive: {
+      ping: () => void browser.runtime.getPlatformInfo(),
+      startAlarm: () => void browser.alarms.create(KEEPALIVE_ALARM, { periodInMinutes: 0.5 }),
+      stopAlarm: () => void browser.alarms.clear(KEEPALIVE_ALARM),
+      intervalMs: 20_000,
+      setInterval: (fn, ms) => setInterval(fn, ms),
+      clearInterval: (handle) => clearInterval(handle as ReturnType<typeof setInterval>),
+    },
+    extensionId: browser.runtime.id,
+    ownPagePrefix: browser.runtime.getURL('/'),
+    clearStorage,
   });
 
-  // ---- recovery: a crawl left 'running' is resumed after a worker restart, paused after a browser restart ----
-  let browserStarted = false;
-  browser.runtime.onStartup.addListener(() => {
-    browserStarted = true;
-  });
-  browser.alarms.onAlarm.addListener(() => {
-    // Nothing to do: waking the worker is the point; start-up below resumes the crawl.
-  });
-  const ready = (async () => {
-    let freshSession = true;
-    try {
-      const got = await browser.storage.session.get(SESSION_MARK);
-      freshSession = !got[SESSION_MARK];
-      await browser.storage.session.set({ [SESSION_MARK]: Date.now() });
-    } catch {
-      freshSession = browserStarted;
-    }
-    const kind: StartKind = freshSession || browserStarted ? 'browser-start' : 'worker-restart';
-    await runner.recover(kind);
-  })().catch((error: unknown) => console.error('[forager] recovery failed', error));
+  browser.runtime.onStartup.addListener(() => app.browserStarted());
+  // Waking the worker is the alarm's whole job: start-up recovery resumes the crawl.
+  browser.alarms.onAlarm.addListener(() => {});
+  browser.runtime.onMessage.addListener((message: unknown, sender) => app.onMessage(message, sender));
+  browser.runtime.onConnect.addListener((port) => app.onConnect(port));
 
-  // ---- tab inspection (popup on a results page) ----
-  async function inspectTab(tabId: number): Promise<TabContext> {
-    const tab = await browser.tabs.get(tabId);
-    const context: TabContext = { tabId, url: tab.url ?? '', title: tab.title ?? '', serp: null };
-    try {
-      const [first] = await browser.scripting.executeScript({ target: { tabId }, files: ['/content-scripts/serp.js'] });
-      const raw = first?.result as { error?: unknown } | undefined;
-      if (raw && typeof raw.error === 'string') context.error = raw.error;
-      context.serp = toSerpInfo(raw);
-    } catch (error) {
-      context.error = `Forager cannot read this tab (${error instanceof Error ? error.message : String(error)}).`;
-    }
-    return context;
-  }
-
-  const handle = createRequestHandler({ runner, store, strategies, inspectTab, ready });
-
-  /** Requests and ports are accepted from the extension's own pages only (not from content scripts or other extensions). */
-  const ownPagePrefix = browser.runtime.getURL('/');
-  const fromOwnPage = (sender: { id?: string; url?: string } | undefined) =>
-    !!sender && sender.id === browser.runtime.id && (sender.url ?? '').startsWith(ownPagePrefix);
-
-  browser.runtime.onMessage.addListener((message: unknown, sender) => {
-    if (!isForagerRequest(message)) return undefined; // not ours
-    if (!fromOwnPage(sender)) return Promise.resolve({ ok: false, error: 'Not allowed.' });
-    return handle(message);
-  });
-
-  browser.runtime.onConnect.addListener((port) => {
-    if (port.name !== LIVE_PORT || !fromOwnPage(port.sender)) return;
-    let sub: Subscription | null = null;
-    port.onMessage.addListener((message: unknown) => {
-      const m = message as LiveClientMessage;
-      if (m?.type !== 'subscribe') return;
-      sub?.close();
-      const id = typeof m.id === 'string' && m.id ? m.id : undefined;
-      const current = hub.subscribe({ post: (x) => port.postMessage(x) }, id);
-      sub = current;
-      void (async () => {
-        await ready;
-        const snapshot = await runner.snapshot(id, Number(m.limit ?? 50)).catch(() => null);
-        current.ready({ type: 'snapshot', snapshot });
-      })();
-    });
-    port.onDisconnect.addListener(() => sub?.close());
-  });
-
-  // ---- context menu: "Crawl from here" opens the start view of the results page in a tab ----
-  // (A popup cannot be opened from a menu click in every browser; a tab works in both.)
+  // Context menu "Crawl from here": opens the start view of the results page in a tab (a popup cannot be opened from
+  // a menu click in every browser; a tab works in both).
   void browser.contextMenus
     .removeAll()
     .then(() => browser.contextMenus.create({ id: MENU_ID, title: 'Crawl from here', contexts: ['page', 'link', 'selection'] }));
@@ -224,7 +190,11 @@ export default defineBackground(() => {
     if (tab?.id !== undefined && tab.id >= 0 && !info.selectionText) {
       try {
         // The menu click grants activeTab, enough to read the title and headings.
-        const [first] = await browser.scripting.executeScript({ target: { tabId: tab.id }, func: readPageText });
+        const [first] = await browser.scripting.executeScript({
+          target: { tabId: tab.id },
+          func: readPageText,
+          args: [info.linkUrl ?? null],
+        });
         page = first?.result as PageText | undefined;
       } catch {
         // chrome:// pages, PDF viewer...: the tab title will do
@@ -239,5 +209,6 @@ export default defineBackground(() => {
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info as MenuClick & { menuItemId: string }, tab));
 
   // For end-to-end tests and debugging from the worker's console.
+  const { runner, hub, handle, ready } = app;
   Object.assign(globalThis, { forager: { runner, store, hub, handle, onMenuClick, ready } });
 });

@@ -55,6 +55,7 @@ run options:
   --times LIST         simulated seconds at which recall and harvest are tabled (default 30,60,300)
   --first-targets LIST time to the first k targets, for these k (default 1,10,25)
   --corpus-cache FILE  where the corpus index is cached ('none': do not cache; default under .cache/lab)
+  --rebuild-index      build the corpus index even when the cache is valid (run, topics)
 `;
 
 type Args = { _: string[]; [k: string]: string | boolean | string[] | undefined };
@@ -191,7 +192,13 @@ async function cmdRun(args: Args): Promise<void> {
   try {
     const cacheArg = str(args, 'corpus-cache');
     const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-    const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, workers: indexWorkers(args), log });
+    const corpus = await loadCorpusIndex(web, sites, {
+      cacheFile,
+      redirectStubs,
+      workers: indexWorkers(args),
+      rebuild: !!args['rebuild-index'],
+      log,
+    });
     const topics = loadTopics(topicsFile, (id) => corpus.position.has(id)).topics;
     const split = splitSummary(topics);
     log(
@@ -363,7 +370,13 @@ async function cmdTopics(args: Args): Promise<void> {
   const web = simulatedWeb({ sites, redirectStubs });
   const cacheArg = str(args, 'corpus-cache');
   const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-  const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, workers: indexWorkers(args), log });
+  const corpus = await loadCorpusIndex(web, sites, {
+    cacheFile,
+    redirectStubs,
+    workers: indexWorkers(args),
+    rebuild: !!args['rebuild-index'],
+    log,
+  });
   const { topics, candidates } = generateTopics(corpus, sites, web);
   for (const t of topics) validateTopics({ format: 'docweb-topics/1', topics: [t] }, t.id, (id) => corpus.position.has(id));
   const prefix = resolve(str(args, 'out', join(REPO_ROOT, 'lab', `topics-${corpusName}`))!);

@@ -306,6 +306,15 @@ export class CorpusIndex {
 /** What the index depends on: the pages, the link homes, languages and stub rule, and the engine source that turns bytes into terms and links. */
 export function corpusFingerprint(sites: SiteConfig[], redirectStubs = false): string {
   const h = createHash('sha256').update(`${FORMAT} stubs=${redirectStubs}`);
+  hashSiteFiles(h, sites);
+  hashSources(h, [...ENGINE_SOURCES, SERVER_SOURCE]);
+  return h.digest('hex').slice(0, 32);
+}
+
+const ENGINE_SOURCES = ['lib/engine/html', 'lib/engine/text', 'lib/engine/url'];
+const SERVER_SOURCE = 'lab/docweb/server.ts';
+
+function hashSiteFiles(h: ReturnType<typeof createHash>, sites: SiteConfig[]): void {
   for (const s of sites) {
     h.update(`\0site ${s.name} ${JSON.stringify(s.homes)} ${s.language ?? 'en'}`);
     for (const f of listFiles(s.dir)) {
@@ -314,7 +323,25 @@ export function corpusFingerprint(sites: SiteConfig[], redirectStubs = false): s
       h.update(`\0${f} ${st.size} ${st.mtimeMs}`);
     }
   }
-  for (const sub of ['lib/engine/html', 'lib/engine/text', 'lib/engine/url', 'lab/docweb/server.ts']) {
+}
+
+/** The pages as served: the files' names, sizes and dates, the sites' link homes and languages, the server's code. */
+export function pagesFingerprint(sites: SiteConfig[], redirectStubs = false): string {
+  const h = createHash('sha256').update(`${FORMAT} stubs=${redirectStubs}`);
+  hashSiteFiles(h, sites);
+  hashSources(h, [SERVER_SOURCE]);
+  return h.digest('hex').slice(0, 32);
+}
+
+/** The engine's code that reads a page (text extraction, tokenizer, stemmers, links). */
+export function engineFingerprint(): string {
+  const h = createHash('sha256');
+  hashSources(h, ENGINE_SOURCES);
+  return h.digest('hex').slice(0, 32);
+}
+
+function hashSources(h: ReturnType<typeof createHash>, paths: string[]): void {
+  for (const sub of paths) {
     const path = join(REPO_ROOT, sub);
     if (!existsSync(path)) continue;
     const files = statSync(path).isDirectory()
@@ -325,7 +352,50 @@ export function corpusFingerprint(sites: SiteConfig[], redirectStubs = false): s
       : [path];
     for (const f of files) h.update(`\0${f.slice(REPO_ROOT.length)}`).update(readFileSync(f));
   }
-  return h.digest('hex').slice(0, 32);
+}
+
+/** Every this many pages, one is evaluated again when the engine's code changed since the cache was written. */
+export const RECHECK_EVERY = 50;
+
+/**
+ * Whether the engine as it is now reads the sampled pages (every {@link RECHECK_EVERY}th, each site included) exactly
+ * as the index stores them: title, first heading, length, every term and count, every link. The first page that
+ * differs is returned, else undefined.
+ */
+export function recheckSample(
+  index: CorpusIndex,
+  web: Pick<LocalWeb, 'render' | 'urlFor' | 'idFor'>,
+  sites: SiteConfig[],
+): string | undefined {
+  const candidates = candidatePages(sites);
+  const candidateIndex = new Map(candidates.map((c, i) => [c.id, i]));
+  const sample = new Set<number>();
+  const firstOfSite = new Map<string, number>();
+  for (let i = 0; i < index.size; i++) {
+    const site = index.ids[i].slice(0, index.ids[i].indexOf('/'));
+    if (!firstOfSite.has(site)) firstOfSite.set(site, i);
+    if (i % RECHECK_EVERY === 0) sample.add(i);
+  }
+  for (const i of firstOfSite.values()) sample.add(i);
+  for (const i of [...sample].sort((a, b) => a - b)) {
+    const id = index.ids[i];
+    const c = candidateIndex.get(id);
+    if (c === undefined) return `${id}: no longer a file of the corpus`;
+    const [r] = evaluateCandidates(web, candidates, candidateIndex, c, c + 1);
+    if (!r.page) return `${id}: answered ${r.status}`;
+    if (r.title !== index.titles[i] || r.heading !== index.headings[i] || r.length !== index.length[i])
+      return `${id}: title, heading or length differ`;
+    const stored = index.tf(i);
+    const keys = Object.keys(r.terms);
+    if (keys.length !== Object.keys(stored).length || keys.some((t) => stored[t] !== r.terms[t])) return `${id}: terms differ`;
+    const links = r.links
+      .map((j) => index.position.get(candidates[j].id))
+      .filter((j): j is number => j !== undefined)
+      .sort((a, b) => a - b);
+    const storedLinks = index.outlinks(i);
+    if (links.length !== storedLinks.length || links.some((j, k) => j !== storedLinks[k])) return `${id}: links differ`;
+  }
+  return undefined;
 }
 
 export interface BuildOptions {
@@ -335,6 +405,8 @@ export interface BuildOptions {
   redirectStubs?: boolean;
   /** Worker threads evaluating pages when the index is built (default 0: this thread). */
   workers?: number;
+  /** Build even when the cache is valid. */
+  rebuild?: boolean;
   log?: (line: string) => void;
 }
 
@@ -515,20 +587,46 @@ async function buildIndex(
   return builder.finish(sites);
 }
 
-/** Builds (or reads from the cache) the corpus index of the sites served by `web`. */
+/**
+ * Builds (or reads from the cache) the corpus index of the sites served by `web`. A cache written for the same pages
+ * by another version of the engine's page-reading code is kept when a sample of its pages (see {@link recheckSample})
+ * reads the same now, and rebuilt otherwise: most engine changes do not change what the index stores, and a full
+ * build of DocWeb-L takes minutes. `rebuild` skips the cache.
+ */
 export async function loadCorpusIndex(web: LocalWeb, sites: SiteConfig[], options: BuildOptions = {}): Promise<CorpusIndex> {
   const log = options.log ?? (() => {});
+  const pages = pagesFingerprint(sites, options.redirectStubs);
+  const engine = engineFingerprint();
   const fingerprint = corpusFingerprint(sites, options.redirectStubs);
-  if (options.cacheFile && existsSync(options.cacheFile)) {
+  const stamp = { fingerprint, pages, engine };
+  if (options.cacheFile && existsSync(options.cacheFile) && !options.rebuild) {
     try {
-      const a = readIndexFile(options.cacheFile, fingerprint);
-      if (a) return CorpusIndex.fromArrays(a, sites);
+      const cached = readIndexFile(options.cacheFile);
+      if (cached && cached.stamp.fingerprint === fingerprint) {
+        // A cache from before the stamp had its parts: add them, so a later engine change can be rechecked.
+        if (cached.stamp.pages !== pages) writeIndexFile(options.cacheFile, stamp, cached.arrays);
+        return CorpusIndex.fromArrays(cached.arrays, sites);
+      }
+      if (cached && cached.stamp.pages === pages) {
+        const index = CorpusIndex.fromArrays(cached.arrays, sites);
+        const started = Date.now();
+        const difference = recheckSample(index, web, sites);
+        const took = ((Date.now() - started) / 1000).toFixed(1);
+        if (difference === undefined) {
+          log(
+            `corpus index: the engine's page-reading code changed; a sample of the pages reads the same (${took} s): cache kept`,
+          );
+          writeIndexFile(options.cacheFile, stamp, cached.arrays);
+          return index;
+        }
+        log(`corpus index: the engine's page-reading code changed and ${difference} (${took} s): rebuilding`);
+      }
     } catch {
       // unreadable cache: rebuild
     }
   }
   const index = await buildIndex(web, sites, !!options.redirectStubs, options.workers ?? 0, log);
-  if (options.cacheFile) writeIndexFile(options.cacheFile, fingerprint, index.arrays());
+  if (options.cacheFile) writeIndexFile(options.cacheFile, stamp, index.arrays());
   return index;
 }
 
@@ -547,12 +645,19 @@ function readFully(fd: number, target: Uint8Array, position: number): void {
 }
 const ARRAY_KEYS = ['length', 'docStart', 'docTerms', 'docCounts', 'linkStart', 'links'] as const;
 
-function writeIndexFile(file: string, fingerprint: string, a: IndexArrays): void {
+/** What a cache file was built from: the whole fingerprint, and its parts (absent in older files). */
+export interface IndexStamp {
+  fingerprint: string;
+  pages?: string;
+  engine?: string;
+}
+
+export function writeIndexFile(file: string, stamp: IndexStamp, a: IndexArrays): void {
   mkdirSync(dirname(file), { recursive: true });
   const header = Buffer.from(
     JSON.stringify({
       format: FORMAT,
-      fingerprint,
+      ...stamp,
       ids: a.ids,
       titles: a.titles,
       headings: a.headings,
@@ -577,7 +682,7 @@ function writeIndexFile(file: string, fingerprint: string, a: IndexArrays): void
   renameSync(tmp, file);
 }
 
-function readIndexFile(file: string, fingerprint: string): IndexArrays | undefined {
+export function readIndexFile(file: string): { stamp: IndexStamp; arrays: IndexArrays } | undefined {
   const fd = openSync(file, 'r');
   try {
     const head = Buffer.alloc(MAGIC.length + 4);
@@ -586,16 +691,15 @@ function readIndexFile(file: string, fingerprint: string): IndexArrays | undefin
     const headerLength = head.readUInt32LE(MAGIC.length);
     const headerBuf = Buffer.alloc(headerLength);
     readFully(fd, headerBuf, head.length);
-    const h = JSON.parse(headerBuf.toString('utf8')) as {
+    const h = JSON.parse(headerBuf.toString('utf8')) as IndexStamp & {
       format: string;
-      fingerprint: string;
       ids: string[];
       titles: string[];
       headings: string[];
       terms: string[];
       arrays: number[];
     };
-    if (h.format !== FORMAT || h.fingerprint !== fingerprint) return undefined;
+    if (h.format !== FORMAT) return undefined;
     let offset = head.length + headerLength;
     const arrays = {} as Record<(typeof ARRAY_KEYS)[number], Int32Array>;
     ARRAY_KEYS.forEach((k, i) => {
@@ -604,7 +708,10 @@ function readIndexFile(file: string, fingerprint: string): IndexArrays | undefin
       offset += arr.byteLength;
       arrays[k] = arr;
     });
-    return { ids: h.ids, titles: h.titles, headings: h.headings, terms: h.terms, ...arrays };
+    return {
+      stamp: { fingerprint: h.fingerprint, pages: h.pages, engine: h.engine },
+      arrays: { ids: h.ids, titles: h.titles, headings: h.headings, terms: h.terms, ...arrays },
+    };
   } finally {
     closeSync(fd);
   }

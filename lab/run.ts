@@ -4,15 +4,15 @@
  * first k pages do not depend on its budget). Page evaluations are cached per (topic, URL, bytes) across crawls.
  */
 import { createHash } from 'node:crypto';
-import { createCrawl } from '../lib/engine';
+import { createCrawl, evaluatePage, VirtualClock } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { localEvaluator } from '../lib/engine';
 import { strategySpec } from '../lib/engine';
-import type { EvaluationInput, Evaluator, PageEvaluation } from '../lib/engine';
+import type { EvaluationInput, Evaluator, PageEvaluation, Topic } from '../lib/engine';
 import type { UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { networkModel, SimulatedNetwork } from './network';
-import { driveOnClock, EventClock, simulatedFetch } from './simnet';
+import { driveOnClock, simulatedFetch } from './simnet';
 import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
@@ -106,6 +106,9 @@ export class CachingEvaluator implements Evaluator {
     const key = JSON.stringify([
       input.topic.keywords,
       input.topic.language ?? 'en',
+      input.topic.allLanguages ?? false,
+      input.topic.context ?? [],
+      input.topic.weights ?? {},
       input.url,
       input.contentType ?? '',
       input.contextWindow ?? null,
@@ -175,7 +178,7 @@ export interface NetworkSetting {
 export interface CrawlTask {
   index: number;
   topicId: string;
-  topic: { keywords: string; language?: string };
+  topic: Topic;
   seedUrls: string[];
   strategy: { name: string; params: Record<string, number | string | boolean> };
   seed: number;
@@ -253,7 +256,7 @@ export async function runCrawlTask(
   }
   const fetcher = createFetcher({
     politenessDelayMs: 0,
-    concurrency: task.fetchConcurrency,
+    maxInFlight: task.fetchConcurrency,
     respectRobots: false,
     urlPolicy: LAB_URL_POLICY,
     ...(task.maxBytes ? { maxBytes: task.maxBytes } : {}),
@@ -267,8 +270,6 @@ export async function runCrawlTask(
     limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
     fetcher,
     evaluator: counted,
-    urlPolicy: LAB_URL_POLICY,
-    concurrency: task.fetchConcurrency,
     signal,
   });
   try {
@@ -311,17 +312,15 @@ async function runSimulatedCrawl(
   web: LocalWeb,
   signal?: AbortSignal,
 ): Promise<CrawlOutcome> {
-  const clock = new EventClock();
+  const clock = new VirtualClock();
   const network = new SimulatedNetwork(networkModel(setting.model), setting.seed, Object.keys(web.origins));
   const maxBytes = task.maxBytes ?? ENGINE_MAX_BYTES;
   const fetch = simulatedFetch({ web, network, clock, maxBytes, giveUpMs: ENGINE_TIMEOUT_MS + 1000 });
-  const sleep = (ms: number) => new Promise<void>((resolve) => clock.setTimer(resolve, ms));
   const fetcher = createFetcher({
     fetch,
-    now: () => clock.now(),
-    sleep,
+    clock,
     politenessDelayMs: setting.politenessMs,
-    concurrency: task.fetchConcurrency,
+    maxInFlight: task.fetchConcurrency,
     respectRobots: false,
     urlPolicy: LAB_URL_POLICY,
     maxBytes,
@@ -336,10 +335,7 @@ async function runSimulatedCrawl(
     limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
     fetcher,
     evaluator: counted,
-    urlPolicy: LAB_URL_POLICY,
-    concurrency: task.fetchConcurrency,
     signal,
-    now: () => clock.now(),
   });
   try {
     const outcome = await driveOnClock(clock, consume(crawl, task.index, clock));
@@ -373,12 +369,17 @@ export class EvaluatorCaches {
 export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRecord[]; stats: RunStats }> {
   const log = options.log ?? (() => {});
   const { web } = options;
+  const resultsPages = new Map<string, string[]>();
+  for (const job of options.jobs) {
+    const key = `${job.topic.id}\0${job.task}`;
+    if (!resultsPages.has(key)) resultsPages.set(key, await resultsPageContext(web, seedsOf(job.topic, job.task)));
+  }
   const tasks: CrawlTask[] = options.jobs.map((job, index) => ({
     index,
     topicId: job.topic.id,
-    topic: { keywords: job.topic.keywords, ...(job.topic.language ? { language: job.topic.language } : {}) },
+    topic: labTopic(job, resultsPages.get(`${job.topic.id}\0${job.task}`)!),
     seedUrls: seedsOf(job.topic, job.task).map((id) => web.urlFor(id)),
-    strategy: { name: job.strategy.name, params: job.strategy.params },
+    strategy: { name: job.strategy.name, params: strategyParams(job.strategy.params) },
     seed: job.seed,
     maxPages: options.maxPages,
     maxBuffer: options.maxBuffer,
@@ -433,6 +434,63 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
   }
   if (options.signal?.aborted) throw new Error('lab run aborted');
   return { records, stats };
+}
+
+/**
+ * A simulated results page for a task: each seed's title and the first ~30 words of its main text (the evaluator's
+ * snippet of a page with no topic), as a search engine would show the seeds as results.
+ */
+export async function resultsPageContext(web: LocalWeb, seedIds: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const id of seedIds) {
+    const slash = id.indexOf('/');
+    const served = await web.render(id.slice(0, slash), `/${id.slice(slash + 1)}`);
+    if (served.status !== 200) continue;
+    const ev = evaluatePage({ url: web.urlFor(id), body: served.body, contentType: served.contentType, topic: { keywords: '' } });
+    if (ev.title) out.push(ev.title);
+    const snippet = ev.snippet.replace(/^… |\s…$/g, '');
+    if (snippet) out.push(snippet);
+  }
+  return out;
+}
+
+/** Prefix of the topic settings a strategy label may carry: `forager:topic.expansion=0,topic.boilerplate=1`. */
+const TOPIC_PARAM = 'topic.';
+
+/** A strategy's own parameters (the `topic.` ones are the topic's, see {@link labTopic}). */
+export function strategyParams(params: LabStrategy['params']): LabStrategy['params'] {
+  const out: LabStrategy['params'] = {};
+  for (const [k, v] of Object.entries(params)) if (!k.startsWith(TOPIC_PARAM)) out[k] = v;
+  return out;
+}
+
+/**
+ * The topic a lab crawl gets: the keywords and language, the simulated results page as context, and the settings
+ * given in the strategy label: `topic.expansion` and `topic.boilerplate` (Topic.weights), `topic.context=false` (no
+ * results page), `topic.allLanguages=true`. So one run compares a strategy with and without each of them.
+ * @throws Error for an unknown `topic.` setting or a value of the wrong type.
+ */
+export function labTopic(job: CrawlJob, resultsPage: string[]): Topic {
+  const topic: Topic = { keywords: job.topic.keywords };
+  if (job.topic.language) topic.language = job.topic.language;
+  let context = true;
+  for (const [k, v] of Object.entries(job.strategy.params)) {
+    if (!k.startsWith(TOPIC_PARAM)) continue;
+    const name = k.slice(TOPIC_PARAM.length);
+    const where = `strategy ${job.strategy.label}: ${k}`;
+    if (name === 'expansion' || name === 'boilerplate') {
+      if (typeof v !== 'number') throw new Error(`${where} must be a number`);
+      topic.weights = { ...topic.weights, [name]: v };
+    } else if (name === 'context' || name === 'allLanguages') {
+      if (typeof v !== 'boolean') throw new Error(`${where} must be true or false`);
+      if (name === 'context') context = v;
+      else topic.allLanguages = v;
+    } else {
+      throw new Error(`${where}: unknown topic setting (expansion, boilerplate, context, allLanguages)`);
+    }
+  }
+  if (context && resultsPage.length > 0) topic.context = resultsPage;
+  return topic;
 }
 
 /** Jobs waiting to run; `take` prefers a topic the caller already has cached, then the topic with most jobs left. */

@@ -5,21 +5,12 @@
  * scheduler and strategies are the engine's own; only time and the wire are simulated, so nothing waits for real
  * and the same seeds give the same crawl, bit for bit.
  */
+import type { Clock } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import type { SimulatedNetwork } from './network';
 
-/** The engine's Clock contract (lib/engine/clock.ts): time and timers. */
-export interface SimClock {
-  now(): number;
-  setTimer(fn: () => void, ms: number): unknown;
-  clearTimer(handle: unknown): void;
-}
-
-/** A clock the driver can advance: fires its earliest timer, false when none is set. */
-export interface DrivableClock extends SimClock {
-  fireNext(): boolean;
-  readonly pending: number;
-}
+/** A clock the driver can advance: the engine's VirtualClock (lib/engine/clock.ts). */
+export type DrivableClock = Clock & { fireNext(): boolean };
 
 /** One request as the simulated network saw it. */
 export interface SimulatedRequest {
@@ -36,7 +27,7 @@ export interface SimulatedRequest {
 export interface SimulatedFetchOptions {
   web: Pick<LocalWeb, 'origins' | 'portal' | 'respond'>;
   network: SimulatedNetwork;
-  clock: SimClock;
+  clock: Clock;
   /** The fetcher's body cap: a body is transferred up to this many bytes (the fetcher stops reading there). */
   maxBytes: number;
   /** When given, every request is appended here. */
@@ -125,7 +116,7 @@ export function simulatedFetch(options: SimulatedFetchOptions): typeof fetch {
 }
 
 /** A body that arrives in one piece `transferMs` after the headers, or errors when `signal` aborts first. */
-function bodyStream(bytes: Uint8Array, transferMs: number, clock: SimClock, signal?: AbortSignal): ReadableStream<Uint8Array> {
+function bodyStream(bytes: Uint8Array, transferMs: number, clock: Clock, signal?: AbortSignal): ReadableStream<Uint8Array> {
   let timer: unknown;
   let settled = false;
   return new ReadableStream<Uint8Array>({
@@ -150,80 +141,6 @@ function bodyStream(bytes: Uint8Array, transferMs: number, clock: SimClock, sign
       clock.clearTimer(timer);
     },
   });
-}
-
-/**
- * Simulated time for the lab's crawls: `now()` moves only when {@link fireNext} fires the earliest timer; timers due
- * at the same time fire in the order they were set.
- */
-export class EventClock implements DrivableClock {
-  private time = 0;
-  private seq = 0;
-  private heap: { id: number; at: number; fn: () => void }[] = [];
-  private live = new Set<number>();
-
-  now(): number {
-    return this.time;
-  }
-
-  setTimer(fn: () => void, ms: number): number {
-    const timer = { id: ++this.seq, at: this.time + (Number.isFinite(ms) && ms > 0 ? ms : 0), fn };
-    this.live.add(timer.id);
-    const h = this.heap;
-    let i = h.length;
-    h.push(timer);
-    while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.before(timer, h[parent])) break;
-      h[i] = h[parent];
-      i = parent;
-    }
-    h[i] = timer;
-    return timer.id;
-  }
-
-  clearTimer(handle: unknown): void {
-    if (typeof handle === 'number') this.live.delete(handle);
-  }
-
-  get pending(): number {
-    return this.live.size;
-  }
-
-  fireNext(): boolean {
-    for (;;) {
-      const timer = this.pop();
-      if (!timer) return false;
-      if (!this.live.delete(timer.id)) continue; // cancelled
-      if (timer.at > this.time) this.time = timer.at;
-      timer.fn();
-      return true;
-    }
-  }
-
-  private before(a: { id: number; at: number }, b: { id: number; at: number }): boolean {
-    return a.at < b.at || (a.at === b.at && a.id < b.id);
-  }
-
-  private pop(): { id: number; at: number; fn: () => void } | undefined {
-    const h = this.heap;
-    const top = h[0];
-    const last = h.pop();
-    if (h.length > 0 && last) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= h.length) break;
-        const r = l + 1;
-        const c = r < h.length && this.before(h[r], h[l]) ? r : l;
-        if (!this.before(h[c], last)) break;
-        h[i] = h[c];
-        i = c;
-      }
-      h[i] = last;
-    }
-    return top;
-  }
 }
 
 /** Lets every pending promise callback run: one turn of Node's event loop (setImmediate runs after all microtasks). */

@@ -8,8 +8,9 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { mergeResults } from '../../lib/app/view/results';
 import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
-import type { CrawlSnapshot, LiveServerMessage, StrategyInfo, TabContext } from '../../lib/app/protocol';
+import type { CrawlSnapshot, LiveServerMessage, StrategyDescription, TabContext } from '../../lib/app/protocol';
 import type { CrawlSettings } from '../../lib/app/store/types';
+import { errorMessage } from '../../lib/engine';
 import { connectLive, openResultsPage, request } from '../ui/api';
 import { CrawlPanel, ResultList, StartForm } from '../ui/components';
 
@@ -25,7 +26,7 @@ async function currentTabId(): Promise<number | undefined> {
 
 function pageDraft(tab: TabContext): StartDraft | null {
   if (!/^https?:\/\//i.test(tab.url)) return null;
-  return { topic: tab.title, seeds: [tab.url], source: { kind: 'page', pageUrl: tab.url } };
+  return { topic: tab.title, seeds: [tab.url], source: { kind: 'page', pageUrl: tab.url }, context: [] };
 }
 
 export function applyLive(current: CrawlSnapshot | null, m: LiveServerMessage): CrawlSnapshot | null {
@@ -55,7 +56,7 @@ export function applyLive(current: CrawlSnapshot | null, m: LiveServerMessage): 
 export function App() {
   const [tab, setTab] = useState<TabContext | null | 'loading'>('loading');
   const [snap, setSnap] = useState<CrawlSnapshot | null>(null);
-  const [strategies, setStrategies] = useState<StrategyInfo[] | null>(null);
+  const [strategies, setStrategies] = useState<StrategyDescription[] | null>(null);
   const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -66,7 +67,7 @@ export function App() {
         setStrategies(s);
         setDefaults(d);
       } catch (e) {
-        setError(e instanceof Error ? e.message : String(e));
+        setError(errorMessage(e));
       }
     })();
     void (async () => {

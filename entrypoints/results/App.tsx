@@ -7,15 +7,15 @@
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { mergeResults } from '../../lib/app/view/results';
 import { parseStartHash } from '../../lib/app/view/start-draft';
-import { EXPORT_FORMATS, exportCrawl, type ExportFormat } from '../../lib/app/export/index';
-import type { CrawlSnapshot, StrategyInfo } from '../../lib/app/protocol';
+import { EXPORT_FORMATS, exportCrawlStream, type ExportFormat } from '../../lib/app/export/index';
+import { type CrawlSnapshot, MAX_WINDOW, type StrategyDescription } from '../../lib/app/protocol';
+import { oneLine } from '../../lib/app/text-safety';
 import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
-import type { PageResult } from '../../lib/engine';
+import { errorMessage, type PageResult } from '../../lib/engine';
 import { connectLive, formatElapsed, request, requestSiteAccess } from '../ui/api';
 import { CrawlPanel, StartForm, VirtualResults } from '../ui/components';
 
 const ROW_HEIGHT = 76;
-const PAGE_WINDOW = 5000;
 
 const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', csv: 'CSV', bookmarks: 'Bookmarks', markdown: 'Markdown' };
 
@@ -31,18 +31,30 @@ function useHash(): string {
 
 async function allPages(id: string): Promise<PageResult[]> {
   const out: PageResult[] = [];
-  for (let offset = 0; ; offset += PAGE_WINDOW) {
-    const chunk = await request({ type: 'forager/pages', id, offset, limit: PAGE_WINDOW });
+  for (let offset = 0; ; offset += MAX_WINDOW) {
+    const chunk = await request({ type: 'forager/pages', id, offset, limit: MAX_WINDOW });
     out.push(...chunk);
-    if (chunk.length < PAGE_WINDOW) return out;
+    if (chunk.length < MAX_WINDOW) return out;
   }
 }
 
-/** Builds the file in the page and saves it through an <a download> click: no 'downloads' permission needed. */
+/**
+ * Builds the file in the page, reading the crawl one window per message (a hostile crawl's skips would not fit in one),
+ * as a Blob of pieces, and saves it through an <a download> click: no 'downloads' permission needed.
+ */
 async function exportAndSave(format: ExportFormat, record: CrawlRecord): Promise<string> {
-  const [pages, skips] = await Promise.all([allPages(record.id), request({ type: 'forager/skips', id: record.id })]);
-  const file = exportCrawl(format, record, pages, skips);
-  const blob = new Blob([file.content], { type: file.mimeType });
+  const file = exportCrawlStream(
+    format,
+    record,
+    {
+      pages: (offset, limit) => request({ type: 'forager/pages', id: record.id, offset, limit }),
+      skips: (offset, limit) => request({ type: 'forager/skips', id: record.id, offset, limit }),
+    },
+    { window: MAX_WINDOW },
+  );
+  const pieces: string[] = [];
+  for await (const piece of file.pieces) pieces.push(piece);
+  const blob = new Blob(pieces, { type: file.mimeType });
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;
@@ -53,7 +65,12 @@ async function exportAndSave(format: ExportFormat, record: CrawlRecord): Promise
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60_000);
   // For tests and the curious: the last file, as saved.
-  (globalThis as { foragerLastExport?: unknown }).foragerLastExport = { format, ...file };
+  (globalThis as { foragerLastExport?: unknown }).foragerLastExport = {
+    format,
+    filename: file.filename,
+    mimeType: file.mimeType,
+    content: pieces.join(''),
+  };
   return file.filename;
 }
 
@@ -67,9 +84,7 @@ function Exports({ record, onError }: { record: CrawlRecord; onError(m: string):
           key={f}
           type="button"
           data-testid={`export-${f}`}
-          onClick={() =>
-            exportAndSave(f, record).then(setSaved, (e: unknown) => onError(e instanceof Error ? e.message : String(e)))
-          }
+          onClick={() => exportAndSave(f, record).then(setSaved, (e: unknown) => onError(errorMessage(e)))}
         >
           {FORMAT_LABEL[f]}
         </button>
@@ -105,7 +120,7 @@ function Rename({ record, onError }: { record: CrawlRecord; onError(m: string): 
       await request({ type: 'forager/rename', id: record.id, name });
       setEditing(false);
     } catch (err) {
-      onError(err instanceof Error ? err.message : String(err));
+      onError(errorMessage(err));
     }
   };
   return (
@@ -136,8 +151,7 @@ function CrawlList() {
   const [crawls, setCrawls] = useState<CrawlRecord[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
-  const reload = () =>
-    request({ type: 'forager/list' }).then(setCrawls, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  const reload = () => request({ type: 'forager/list' }).then(setCrawls, (e: unknown) => setError(errorMessage(e)));
   useEffect(() => {
     void reload();
     return connectLive({ type: 'subscribe', limit: 0 }, (m) => {
@@ -154,7 +168,7 @@ function CrawlList() {
       await request({ type, id });
       setConfirming(null);
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(errorMessage(e));
     }
   };
   if (!crawls) return <p class="muted">Loading…</p>;
@@ -184,8 +198,8 @@ function CrawlList() {
             {crawls.map((c) => (
               <tr key={c.id} data-testid="crawl-item" data-crawl-id={c.id} data-status={c.status}>
                 <td class="name">
-                  <a href={`#/crawl/${encodeURIComponent(c.id)}`} data-testid="crawl-open" title={c.topic.keywords}>
-                    {c.name}
+                  <a href={`#/crawl/${encodeURIComponent(c.id)}`} data-testid="crawl-open" title={oneLine(c.topic.keywords)}>
+                    {oneLine(c.name)}
                   </a>
                 </td>
                 <td data-testid="crawl-item-status">{c.status}</td>
@@ -241,7 +255,7 @@ function CrawlView({ id }: { id: string }) {
     setPages([]);
     void allPages(id).then(
       (all) => alive && setPages((cur) => mergeResults(cur, all)),
-      (e: unknown) => alive && setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => alive && setError(errorMessage(e)),
     );
     const stop = connectLive({ type: 'subscribe', id, limit: 0 }, (m) => {
       if (m.type === 'snapshot') setSnap(m.snapshot && m.snapshot.record.id === id ? m.snapshot : null);
@@ -294,7 +308,7 @@ function CrawlView({ id }: { id: string }) {
 
 function NewCrawl({ hash }: { hash: string }) {
   const draft = useMemo(() => parseStartHash(hash), [hash]);
-  const [strategies, setStrategies] = useState<StrategyInfo[] | null>(null);
+  const [strategies, setStrategies] = useState<StrategyDescription[] | null>(null);
   const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
@@ -303,7 +317,7 @@ function NewCrawl({ hash }: { hash: string }) {
         setStrategies(s);
         setDefaults(d);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => setError(errorMessage(e)),
     );
   }, []);
   return (

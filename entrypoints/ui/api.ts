@@ -2,18 +2,17 @@
  * The UI side of lib/app/protocol: typed requests to the background and a live subscription that survives the
  * background restarting (a new service worker drops every port; the client reconnects and gets a fresh snapshot).
  */
-import type { ForagerRequest, LiveClientMessage, LiveServerMessage, Reply, ResponseMap } from '../../lib/app/protocol';
+import type { AnswerOf, LiveClientMessage, LiveServerMessage, Reply, RequestOf, RequestType } from '../../lib/app/protocol';
 import { LIVE_PORT } from '../../lib/app/protocol';
+import { errorMessage } from '../../lib/engine';
 
-/** Sends a request; resolves to its value or rejects with the background's message for the user. */
-export async function request<T extends ForagerRequest['type']>(
-  req: Extract<ForagerRequest, { type: T }>,
-): Promise<ResponseMap[T]> {
-  let reply: Reply<ResponseMap[T]> | undefined;
+/** Sends a request; resolves to its answer or rejects with the background's message for the user. */
+export async function request<T extends RequestType>(req: RequestOf<T>): Promise<AnswerOf<T>> {
+  let reply: Reply<AnswerOf<T>> | undefined;
   try {
-    reply = (await browser.runtime.sendMessage(req)) as Reply<ResponseMap[T]> | undefined;
+    reply = (await browser.runtime.sendMessage(req)) as Reply<AnswerOf<T>> | undefined;
   } catch (error) {
-    throw new Error(`Forager's background is not answering (${error instanceof Error ? error.message : String(error)}).`);
+    throw new Error(`Forager's background is not answering (${errorMessage(error)}).`);
   }
   if (!reply) throw new Error("Forager's background did not answer.");
   if (!reply.ok) throw new Error(reply.error);

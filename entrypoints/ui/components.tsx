@@ -1,16 +1,18 @@
 /**
  * Preact components shared by the popup and the results page. Page content (titles, snippets, URLs) is hostile
- * input: it is only ever rendered as text nodes (Preact escapes strings); highlighting builds <mark> elements from
- * segments, never HTML strings. Stable data-testid attributes are the contract with the end-to-end tests
+ * input: it is only ever rendered as text nodes (Preact escapes strings), without control or bidi-override
+ * characters (oneLine, lib/app/text-safety); highlighting builds <mark> elements from segments, never HTML strings. Stable data-testid attributes are the contract with the end-to-end tests
  * (entrypoints/README.md lists them).
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { highlightSegments, topicTerms } from '../../lib/app/view/highlight';
+import { MAX_TOPIC_LENGTH, SETTING_BOUNDS } from '../../lib/app/settings';
+import { oneLine } from '../../lib/app/text-safety';
+import { highlightSegments, highlightTerms } from '../../lib/app/view/highlight';
 import type { StartDraft } from '../../lib/app/view/start-draft';
-import type { CrawlSnapshot, StrategyInfo } from '../../lib/app/protocol';
+import type { CrawlSnapshot, StrategyDescription } from '../../lib/app/protocol';
 import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
-import type { PageResult } from '../../lib/engine';
+import { errorMessage, type PageResult } from '../../lib/engine';
 import { formatElapsed, request, requestSiteAccess } from './api';
 
 // ---------------------------------------------------------------- results
@@ -44,7 +46,7 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
           target="_blank"
           rel="noopener noreferrer"
           data-testid="result-link"
-          title={page.title || page.url}
+          title={oneLine(page.title) || oneLine(page.url)}
         >
           <Highlighted text={page.title || page.url} terms={terms} />
         </a>
@@ -80,7 +82,7 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
             </span>
           </span>
           <span class="url" data-testid="result-url">
-            {page.url}
+            {oneLine(page.url)}
           </span>
           {modified && (
             <span class="modified" data-testid="result-modified" title={`Last-Modified: ${page.lastModified}`}>
@@ -123,7 +125,7 @@ export function ResultList({
   language?: string;
   limit: number;
 }) {
-  const terms = useMemo(() => topicTerms(topic, language), [topic, language]);
+  const terms = useMemo(() => highlightTerms(topic, language), [topic, language]);
   const shown = pages.length > limit ? pages.slice(0, limit) : pages;
   if (shown.length === 0)
     return (
@@ -157,7 +159,7 @@ export function VirtualResults({
   language?: string;
   rowHeight: number;
 }) {
-  const terms = useMemo(() => topicTerms(topic, language), [topic, language]);
+  const terms = useMemo(() => highlightTerms(topic, language), [topic, language]);
   const box = useRef<HTMLDivElement>(null);
   const [view, setView] = useState({ top: 0, height: 800 });
   useEffect(() => {
@@ -252,7 +254,7 @@ export function CrawlPanel({
       }
       await request({ type, id: record.id });
     } catch (error) {
-      onError(error instanceof Error ? error.message : String(error));
+      onError(errorMessage(error));
     } finally {
       setBusy(false);
     }
@@ -262,8 +264,8 @@ export function CrawlPanel({
   return (
     <section class="panel" data-testid="crawl-panel" data-crawl-id={record.id} data-status={record.status}>
       <div class="panel-head">
-        <h2 class="crawl-name" data-testid="crawl-name" title={record.topic.keywords}>
-          {record.name}
+        <h2 class="crawl-name" data-testid="crawl-name" title={oneLine(record.topic.keywords)}>
+          {oneLine(record.name)}
         </h2>
         <span class={`status status-${record.status}`} data-testid="crawl-status">
           {STATUS_TEXT[record.status]}
@@ -364,10 +366,10 @@ function NumberField(props: {
  * Non-integer parameters get step "any": with the default step of 1 the browser would refuse to submit 0.5.
  */
 function paramFields(
-  strategy: StrategyInfo | undefined,
+  strategy: StrategyDescription | undefined,
   settings: CrawlSettings,
   setParam: (name: string, value: number) => void,
-  which: (p: StrategyInfo['params'][number]) => boolean,
+  which: (p: StrategyDescription['params'][number]) => boolean,
 ) {
   return strategy?.params
     .filter((p) => typeof p.default === 'number' && which(p))
@@ -389,7 +391,7 @@ function paramFields(
 /** The settings and the Crawl button. `editableSeeds` shows the seeds as a textarea (start view); else a count and a list. */
 export function StartForm(props: {
   draft: StartDraft;
-  strategies: StrategyInfo[];
+  strategies: StrategyDescription[];
   defaults: CrawlSettings;
   editableSeeds: boolean;
   /** e.g. "10 results among 143 links" */
@@ -401,6 +403,7 @@ export function StartForm(props: {
   const [settings, setSettings] = useState<CrawlSettings>(() => ({ ...props.defaults, params: { ...props.defaults.params } }));
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [allLanguages, setAllLanguages] = useState(false);
   const strategy = props.strategies.find((s) => s.name === settings.strategy) ?? props.strategies[0];
   const seeds = props.editableSeeds
     ? seedText
@@ -427,11 +430,19 @@ export function StartForm(props: {
       }
       const record = await request({
         type: 'forager/start',
-        start: { topic, seeds, source: props.draft.source, settings },
+        start: {
+          topic,
+          seeds,
+          source: props.draft.source,
+          settings,
+          context: props.draft.context,
+          ...(props.draft.pageLang ? { pageLang: props.draft.pageLang } : {}),
+          ...(allLanguages ? { allLanguages: true } : {}),
+        },
       });
       props.onStarted(record);
     } catch (error) {
-      setMessage(error instanceof Error ? error.message : String(error));
+      setMessage(errorMessage(error));
     } finally {
       setBusy(false);
     }
@@ -446,7 +457,7 @@ export function StartForm(props: {
           value={topic}
           data-testid="topic"
           required
-          maxLength={500}
+          maxLength={MAX_TOPIC_LENGTH}
           onInput={(e) => setTopic(e.currentTarget.value)}
         />
       </label>
@@ -473,8 +484,8 @@ export function StartForm(props: {
         <NumberField
           label="Page budget"
           value={settings.maxPages}
-          min={1}
-          max={100000}
+          min={SETTING_BOUNDS.maxPages.min}
+          max={SETTING_BOUNDS.maxPages.max}
           testid="max-pages"
           onInput={(v) => set({ maxPages: v })}
         />
@@ -500,16 +511,16 @@ export function StartForm(props: {
           <NumberField
             label="Frontier size"
             value={settings.maxBuffer}
-            min={1}
-            max={100000}
+            min={SETTING_BOUNDS.maxBuffer.min}
+            max={SETTING_BOUNDS.maxBuffer.max}
             testid="max-buffer"
             onInput={(v) => set({ maxBuffer: v })}
           />
           <NumberField
             label="Politeness delay (ms)"
             value={settings.politenessDelayMs}
-            min={0}
-            max={60000}
+            min={SETTING_BOUNDS.politenessDelayMs.min}
+            max={SETTING_BOUNDS.politenessDelayMs.max}
             step={100}
             testid="politeness"
             onInput={(v) => set({ politenessDelayMs: v })}
@@ -523,6 +534,15 @@ export function StartForm(props: {
             onChange={(e) => set({ stayOnSeedSites: e.currentTarget.checked })}
           />
           Stay on the results' sites
+        </label>
+        <label class="check" title="Otherwise pages in another language than the topic's score low">
+          <input
+            type="checkbox"
+            checked={allLanguages}
+            data-testid="all-languages"
+            onChange={(e) => setAllLanguages(e.currentTarget.checked)}
+          />
+          Pages in any language
         </label>
       </details>
       <div class="controls">

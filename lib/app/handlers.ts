@@ -1,85 +1,108 @@
 /**
- * The background's request handler: protocol message in, Reply out. Browser-free (the tab inspection is injected),
- * so the whole protocol surface is tested under Node; background.ts only connects it to runtime.onMessage.
+ * The background's request handler: protocol message in, Reply out. One handler per request type in one table that
+ * `satisfies` the protocol (lib/app/protocol.ts), so each answer is type-checked against what the UI expects.
+ * Browser-free (tab inspection is injected), so the whole protocol surface is tested under Node; background.ts only
+ * connects it to runtime.onMessage.
  */
-import type { ForagerRequest, Reply, ResponseMap, StrategyInfo, TabContext } from './protocol';
-import { isForagerRequest } from './protocol';
-import type { CrawlStore } from './store/types';
+import { errorMessage } from '../engine';
+import type {
+  AnswerOf,
+  ForagerRequest,
+  Reply,
+  RequestHandlers,
+  RequestOf,
+  RequestType,
+  StrategyDescription,
+  TabContext,
+} from './protocol';
+import { MAX_WINDOW } from './protocol';
 import type { CrawlRunner } from './runner';
 import { DEFAULT_SETTINGS } from './settings';
+import type { CrawlStore } from './store/types';
 
 export interface RequestDeps {
   runner: CrawlRunner;
   store: CrawlStore;
-  strategies(): StrategyInfo[];
+  strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;
   /** Awaited before any request: the background's start-up recovery. */
   ready?: Promise<unknown>;
+  /** Empties the extension's own storage (storage.local and the like; the crawls are the store's), for deleteAll. */
+  clearStorage?(): Promise<void>;
 }
 
-/** Largest page window one request returns (a results page asks in windows). */
-export const MAX_PAGE_WINDOW = 5000;
-
-function str(value: unknown): string {
+function crawlId(value: unknown): string {
   if (typeof value !== 'string' || value === '') throw new Error('Missing crawl id.');
   return value;
 }
 
-/** Makes the handler. It never throws: failures are `{ ok: false, error }` with a message for the user. */
-export function createRequestHandler(deps: RequestDeps) {
-  async function answer(req: ForagerRequest): Promise<unknown> {
-    switch (req.type) {
-      case 'forager/ping':
-        return { ok: true, activeCrawl: deps.runner.activeId };
-      case 'forager/inspectTab':
-        if (!Number.isInteger(req.tabId)) throw new Error('No tab to read.');
-        return deps.inspectTab(req.tabId);
-      case 'forager/start':
-        return deps.runner.start(req.start);
-      case 'forager/pause':
-        return deps.runner.pause(str(req.id));
-      case 'forager/resume':
-        return deps.runner.resume(str(req.id));
-      case 'forager/stop':
-        return deps.runner.stop(str(req.id));
-      case 'forager/rename':
-        return deps.runner.rename(str(req.id), req.name);
-      case 'forager/delete':
-        await deps.runner.remove(str(req.id));
-        return true;
-      case 'forager/list':
-        return deps.store.listCrawls();
-      case 'forager/snapshot':
-        return deps.runner.snapshot(typeof req.id === 'string' && req.id ? req.id : undefined, Number(req.limit ?? 50));
-      case 'forager/pages': {
-        const offset = Math.max(0, Math.floor(Number(req.offset ?? 0)) || 0);
-        const limit = Math.min(MAX_PAGE_WINDOW, Math.max(0, Math.floor(Number(req.limit ?? MAX_PAGE_WINDOW)) || 0));
-        return deps.store.getPages(str(req.id), { offset, limit });
-      }
-      case 'forager/skips':
-        return deps.store.getSkips(str(req.id));
-      case 'forager/strategies':
-        return deps.strategies();
-      case 'forager/defaults':
-        return { ...DEFAULT_SETTINGS };
-    }
-  }
+/** A window request's offset and limit, whatever the message held: whole numbers, limit at most MAX_WINDOW. */
+function windowOf(offset: unknown, limit: unknown): { offset: number; limit: number } {
+  return {
+    offset: Math.max(0, Math.floor(Number(offset ?? 0)) || 0),
+    limit: Math.min(MAX_WINDOW, Math.max(0, Math.floor(Number(limit ?? MAX_WINDOW)) || 0)),
+  };
+}
 
-  return async function handle<T extends ForagerRequest['type']>(message: unknown): Promise<Reply<ResponseMap[T]>> {
+/** The protocol table's handlers. Messages come from the extension's own pages, but are still checked as untrusted. */
+const HANDLERS = {
+  'forager/ping': async (_req, { runner }) => ({ activeCrawl: runner.activeId }),
+  'forager/inspectTab': async (req, { inspectTab }) => {
+    if (!Number.isInteger(req.tabId)) throw new Error('No tab to read.');
+    return inspectTab(req.tabId);
+  },
+  'forager/start': (req, { runner }) => runner.start(req.start),
+  'forager/pause': (req, { runner }) => runner.pause(crawlId(req.id)),
+  'forager/resume': (req, { runner }) => runner.resume(crawlId(req.id)),
+  'forager/stop': (req, { runner }) => runner.stop(crawlId(req.id)),
+  'forager/rename': (req, { runner }) => runner.rename(crawlId(req.id), req.name),
+  'forager/delete': async (req, { runner }) => {
+    await runner.remove(crawlId(req.id));
+    return true as const;
+  },
+  'forager/deleteAll': async (_req, { runner, clearStorage }) => {
+    await runner.removeAll();
+    await clearStorage?.();
+    return true as const;
+  },
+  'forager/list': (_req, { runner }) => runner.list(),
+  'forager/snapshot': (req, { runner }) =>
+    runner.snapshot(typeof req.id === 'string' && req.id ? req.id : undefined, Number(req.limit ?? 50)),
+  'forager/pages': (req, { store }) => store.getPages(crawlId(req.id), windowOf(req.offset, req.limit)),
+  'forager/skips': (req, { store }) => store.getSkips(crawlId(req.id), windowOf(req.offset, req.limit)),
+  'forager/strategies': async (_req, { strategies }) => strategies(),
+  'forager/defaults': async () => ({ ...DEFAULT_SETTINGS, params: { ...DEFAULT_SETTINGS.params } }),
+} satisfies RequestHandlers<RequestDeps>;
+
+/** True for messages meant for the background's request handler (and nothing else: not the evaluator's hand-offs). */
+export function isForagerRequest(message: unknown): message is ForagerRequest {
+  if (typeof message !== 'object' || message === null) return false;
+  const { type, target } = message as { type?: unknown; target?: unknown };
+  return typeof type === 'string' && Object.hasOwn(HANDLERS, type) && target === undefined;
+}
+
+/** A request handler: a typed request gets its typed answer; anything else (unchecked messages) a Reply of unknown. */
+export interface RequestHandler {
+  <T extends RequestType>(message: RequestOf<T>): Promise<Reply<AnswerOf<T>>>;
+  (message: unknown): Promise<Reply<unknown>>;
+}
+
+/** Makes the handler. It never throws: failures are `{ ok: false, error }` with a message for the user. */
+export function createRequestHandler(deps: RequestDeps): RequestHandler {
+  return async (message: unknown): Promise<Reply<unknown>> => {
     if (!isForagerRequest(message)) return { ok: false, error: 'Unknown request.' };
     try {
       await deps.ready;
-      return { ok: true, value: (await answer(message)) as ResponseMap[T] };
+      const handler = HANDLERS[message.type] as (req: ForagerRequest, deps: RequestDeps) => Promise<unknown>;
+      return { ok: true, value: await handler(message, deps) };
     } catch (error) {
-      return { ok: false, error: error instanceof Error ? error.message : String(error) };
+      return { ok: false, error: errorMessage(error) };
     }
   };
 }
 
-/** Strategies as plain data (lib/engine/strategies' entries carry a `create` function, which cannot be messaged). */
-export function plainStrategies(
-  list: { name: string; label: string; description: string; params: StrategyInfo['params'] }[],
-): StrategyInfo[] {
+/** Strategies as plain data (the engine's entries carry a `create` function, which cannot be messaged). */
+export function describeStrategies(list: readonly StrategyDescription[]): StrategyDescription[] {
   return list.map((s) => ({
     name: s.name,
     label: s.label,

@@ -11,10 +11,11 @@
  *   worker calls the Worker directly over that port with comlink, page bytes transferred. The second port carries
  *   {@link EvaluatorCrashNotice}s back.
  *
- * Every listener ignores messages not addressed to it: `isForagerRequest`, `isEvaluatorPortHandoff`, ... are the guards.
+ * Every listener ignores messages not addressed to it: `isForagerRequest` (lib/app/handlers.ts), `isEvaluatorPortHandoff`,
+ * ... are the guards.
  */
 import type { CrawlRecord, CrawlSettings, SeedSource } from './store/types';
-import type { CrawlStats, PageResult, SkipRecord } from '../engine';
+import type { PageResult, SkipRecord, StrategyInfo } from '../engine';
 
 /** Name of the runtime port for live updates. */
 export const LIVE_PORT = 'forager/live';
@@ -23,6 +24,8 @@ export const LIVE_PORT = 'forager/live';
 export interface SerpInfo {
   engine: string | null;
   query: string;
+  /** The results page's <html lang>, when it has one (the engine's interface language). */
+  lang?: string;
   results: { url: string; title: string; snippet: string; rank: number }[];
   linkCount: number;
 }
@@ -41,7 +44,14 @@ export interface TabContext {
 /** What the user asks for when starting a crawl (validated and clamped by the background). */
 export interface StartRequest {
   topic: string;
+  /** The topic's language (ISO 639-1); detected from the topic, its context and `pageLang` when not given. */
   language?: string;
+  /** Text describing the topic: the results' titles and snippets, or the text around a link or selection. */
+  context?: string[];
+  /** The `lang` of the page the crawl starts from (results page or the page of "Crawl from here"). */
+  pageLang?: string;
+  /** Score pages in any language alike. */
+  allLanguages?: boolean;
   seeds: string[];
   source: SeedSource;
   /** Missing fields take the defaults. */
@@ -49,22 +59,8 @@ export interface StartRequest {
   name?: string;
 }
 
-/** A strategy as the settings UI shows it: lib/engine/strategies' StrategyInfo without its functions (plain, cloneable). */
-export interface StrategyInfo {
-  name: string;
-  label: string;
-  description: string;
-  params: {
-    name: string;
-    label: string;
-    type: string;
-    default: number | string | boolean;
-    min?: number;
-    max?: number;
-    integer?: boolean;
-    description?: string;
-  }[];
-}
+/** A strategy as the settings UI shows it: the engine's StrategyInfo without its functions (plain, cloneable). */
+export type StrategyDescription = Pick<StrategyInfo, 'name' | 'label' | 'description' | 'params'>;
 
 /** State of one crawl as the UI shows it. */
 export interface CrawlSnapshot {
@@ -76,75 +72,56 @@ export interface CrawlSnapshot {
   active: boolean;
 }
 
-/** A request to the background, answered with `ResponseMap[type]`. */
-export type ForagerRequest =
-  | { type: 'forager/inspectTab'; tabId: number }
-  | { type: 'forager/start'; start: StartRequest }
-  | { type: 'forager/pause'; id: string }
-  | { type: 'forager/resume'; id: string }
-  | { type: 'forager/stop'; id: string }
-  | { type: 'forager/rename'; id: string; name: string }
-  | { type: 'forager/delete'; id: string }
-  | { type: 'forager/list' }
-  | { type: 'forager/snapshot'; id?: string; limit?: number }
-  | { type: 'forager/pages'; id: string; offset?: number; limit?: number }
-  | { type: 'forager/skips'; id: string }
-  | { type: 'forager/strategies' }
-  | { type: 'forager/defaults' }
-  | { type: 'forager/ping' };
+/** A request that carries nothing but its type. */
+type NoParams = object;
 
-/** The value each request resolves to. */
-export interface ResponseMap {
-  'forager/inspectTab': TabContext;
-  'forager/start': CrawlRecord;
-  'forager/pause': CrawlRecord;
-  'forager/resume': CrawlRecord;
-  'forager/stop': CrawlRecord;
-  'forager/rename': CrawlRecord;
-  'forager/delete': true;
-  'forager/list': CrawlRecord[];
+/**
+ * The protocol table: every request the background answers, written once, with what it carries and what it answers.
+ * The handler table in lib/app/handlers.ts `satisfies` {@link RequestHandlers}, so a missing, extra or wrongly typed
+ * handler fails to compile; the UI's `request()` is typed from the same table.
+ */
+export interface Requests {
+  /** Reads the tab the popup was opened on (a results page gives topic and seeds). */
+  'forager/inspectTab': { params: { tabId: number }; answer: TabContext };
+  'forager/start': { params: { start: StartRequest }; answer: CrawlRecord };
+  'forager/pause': { params: { id: string }; answer: CrawlRecord };
+  'forager/resume': { params: { id: string }; answer: CrawlRecord };
+  'forager/stop': { params: { id: string }; answer: CrawlRecord };
+  'forager/rename': { params: { id: string; name: string }; answer: CrawlRecord };
+  'forager/delete': { params: { id: string }; answer: true };
+  /** Every crawl and everything else Forager keeps (the options page's "Delete all Forager data"). */
+  'forager/deleteAll': { params: NoParams; answer: true };
+  /** Every crawl, newest first. */
+  'forager/list': { params: NoParams; answer: CrawlRecord[] };
   /** The asked crawl, else the running one, else the newest; null when there are none. */
-  'forager/snapshot': CrawlSnapshot | null;
-  'forager/pages': PageResult[];
-  'forager/skips': SkipRecord[];
-  'forager/strategies': StrategyInfo[];
-  'forager/defaults': CrawlSettings;
-  'forager/ping': { ok: true; activeCrawl: string | null };
+  'forager/snapshot': { params: { id?: string; limit?: number }; answer: CrawlSnapshot | null };
+  /** A window of a crawl's pages, best first, at most {@link MAX_WINDOW} long (a shorter one is the last). */
+  'forager/pages': { params: { id: string; offset?: number; limit?: number }; answer: PageResult[] };
+  /** A window of a crawl's skipped URLs, oldest first, at most {@link MAX_WINDOW} long (a shorter one is the last). */
+  'forager/skips': { params: { id: string; offset?: number; limit?: number }; answer: SkipRecord[] };
+  'forager/strategies': { params: NoParams; answer: StrategyDescription[] };
+  'forager/defaults': { params: NoParams; answer: CrawlSettings };
+  'forager/ping': { params: NoParams; answer: { activeCrawl: string | null } };
 }
 
-export type RequestType = ForagerRequest['type'];
-export type RequestOf<T extends RequestType> = Extract<ForagerRequest, { type: T }>;
+export type RequestType = keyof Requests;
+/** The message of one request type: `{ type, ...params }`. */
+export type RequestOf<T extends RequestType> = { type: T } & Requests[T]['params'];
+/** Any request to the background. */
+export type ForagerRequest = { [T in RequestType]: RequestOf<T> }[RequestType];
+/** What a request of type T answers. */
+export type AnswerOf<T extends RequestType> = Requests[T]['answer'];
+/** One handler per request type, each answering its own type (lib/app/handlers.ts). */
+export type RequestHandlers<Deps> = { [T in RequestType]: (request: RequestOf<T>, deps: Deps) => Promise<AnswerOf<T>> };
 
 /** Every answer: the value, or an error message for the user. */
 export type Reply<T> = { ok: true; value: T } | { ok: false; error: string };
 
-const REQUEST_TYPES: ReadonlySet<string> = new Set<RequestType>([
-  'forager/inspectTab',
-  'forager/start',
-  'forager/pause',
-  'forager/resume',
-  'forager/stop',
-  'forager/rename',
-  'forager/delete',
-  'forager/list',
-  'forager/snapshot',
-  'forager/pages',
-  'forager/skips',
-  'forager/strategies',
-  'forager/defaults',
-  'forager/ping',
-]);
-
-/** True for messages meant for the background's request handler (and nothing else). */
-export function isForagerRequest(message: unknown): message is ForagerRequest {
-  return (
-    typeof message === 'object' &&
-    message !== null &&
-    typeof (message as { type?: unknown }).type === 'string' &&
-    REQUEST_TYPES.has((message as { type: string }).type) &&
-    (message as { target?: unknown }).target === undefined
-  );
-}
+/**
+ * Longest page or skip window one answer carries. Windows keep every runtime message small (Chrome refuses messages
+ * over 64 MiB; a hostile crawl can hold hundreds of thousands of skips): exports read a crawl window by window.
+ */
+export const MAX_WINDOW = 5000;
 
 /** Messages a live-port client sends. */
 export type LiveClientMessage =
@@ -193,9 +170,4 @@ export function isWorkerPortHandoff(message: unknown): message is WorkerPortHand
 /** True for a crash notice on the control port. */
 export function isEvaluatorCrashNotice(message: unknown): message is EvaluatorCrashNotice {
   return hasType(message, 'forager/evaluator-crashed') && typeof (message as { reason?: unknown }).reason === 'string';
-}
-
-/** The stats a new crawl starts with. */
-export function emptyStats(maxPages: number): CrawlStats {
-  return { pagesEvaluated: 0, maxPages, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 };
 }

@@ -1,28 +1,68 @@
 /**
- * The crawl runner: everything the background does with crawls, without the browser. It starts, pauses, resumes and
- * stops crawls, persists them as they go, and picks them up again after the service worker was killed.
+ * The crawl runner: everything the extension's background and the command line do with crawls, without a browser.
+ * It starts, pauses, resumes and stops crawls, stores them as they go, and picks them up again after the process
+ * (a service worker) was killed.
  *
  * One crawl runs at a time (the fetcher's politeness and the one evaluator are shared resources, and a second crawl
  * would halve both); starting another while one runs is refused with a message. Paused crawls take no slot.
  *
- * Persistence, through one write queue per run (so an older checkpoint can never overwrite a newer one): each write
- * is one transaction holding the new pages and skips, the checkpoint (without its results: the page list has them)
- * and the record's stats. Writes happen behind the crawl (it never waits for the disk, batch ends included), at
- * most every `flushEveryMs`. The crawl's checkpoint is valid at any moment and records the outcomes already in, so
- * a killed worker loses at most the pages of the last interval and the fetches in flight: those are fetched again,
- * and the store keeps one copy of a page per URL.
+ * Each run's life is a {@link RunLifecycle} (one state, transitions in one table). Its progress is stored by a
+ * {@link ProgressWriter}: pages and skips appended from the crawl's events as they come, written with the crawl's
+ * checkpoint (resume state only) and the record's stats in one transaction, behind the crawl, at most every
+ * `flushEveryMs`. A killed process loses at most the last interval's pages and the fetches in flight: those are
+ * fetched again, and the store keeps one copy of a page per URL.
  *
- * Pausing lets in-flight fetches finish, persists the checkpoint the crawl emits, then lets the run end. Resuming
- * always starts a new run from the stored checkpoint: the same path a restarted service worker takes, so it is the
- * path every pause/resume exercises.
+ * Pausing lets in-flight fetches finish, writes the pause point, then lets the run end. Resuming always starts a new
+ * run from the stored checkpoint: the same path a restarted service worker takes, so every pause/resume exercises it.
+ *
+ * When storage fails, the crawl stops with status 'error' and the reason. If even that cannot be written, the reason
+ * goes to {@link FailureNotes} (another storage area) so that no restart relaunches the crawl, and the crawl is shown
+ * failed. A stored record that is damaged (fields missing) becomes an 'error' crawl saying what is missing.
  */
-import { createCrawl as defaultCreateCrawl, type Crawl, type CrawlOptions } from '../engine';
-import type { CrawlSnapshot, StartRequest, StrategyInfo } from './protocol';
-import { emptyStats } from './protocol';
-import type { CrawlRecord, CrawlSettings, CrawlStore } from './store/types';
-import type { CrawlEvent, CrawlStats, Evaluator, PageFetcher, PageResult } from '../engine';
-import type { UrlPolicy } from '../engine';
-import { crawlPolicy, MAX_NAME_LENGTH, validateStart } from './settings';
+import {
+  createCrawl as defaultCreateCrawl,
+  errorMessage,
+  type Crawl,
+  type CrawlEvent,
+  type CrawlOptions,
+  type CrawlStats,
+  type Evaluator,
+  type PageFetcher,
+  type PageResult,
+  type UrlPolicy,
+} from '../engine';
+import { ProgressWriter } from './progress-writer';
+import type { CrawlSnapshot, StartRequest, StrategyDescription } from './protocol';
+import { RunLifecycle } from './run-lifecycle';
+import { crawlPolicy, DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from './settings';
+import { recordProblems } from './store/migrate';
+import { RECORD_VERSION, type CrawlRecord, type CrawlSettings, type CrawlStore, type FetchSettings } from './store/types';
+
+/**
+ * Where a crawl's failure is noted when the crawl store itself cannot take it (the extension: storage.local). Small:
+ * one reason per failed crawl, cleared once the store holds the 'error' status.
+ */
+export interface FailureNotes {
+  note(crawlId: string, reason: string): Promise<void>;
+  all(): Promise<Record<string, string>>;
+  clear(crawlId: string): Promise<void>;
+}
+
+/** Failure notes that live as long as the process (tests, the command line). */
+export function memoryFailureNotes(): FailureNotes {
+  const notes = new Map<string, string>();
+  return {
+    async note(id, reason) {
+      notes.set(id, reason);
+    },
+    async all() {
+      return Object.fromEntries(notes);
+    },
+    async clear(id) {
+      notes.delete(id);
+    },
+  };
+}
 
 export interface RunnerDeps {
   store: CrawlStore;
@@ -30,31 +70,35 @@ export interface RunnerDeps {
   evaluator: Evaluator;
   /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
   makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
+  /** The URL rules of a crawl. Default: lib/app/settings' crawlPolicy (the seeds' private hosts only). */
+  urlPolicy?(record: CrawlRecord): UrlPolicy;
   /**
    * Installs the browser's own guard for a run's URL rules before its first request (the extension: session rules
    * that block redirect hops to private hosts, lib/app/network-guard.ts). A failure is reported (onError) and the run
-   * goes on with lib's checks alone.
+   * goes on with the engine's checks alone.
    */
   guardNetwork?(policy: UrlPolicy): Promise<void>;
-  /** Default: lib/engine/crawl's createCrawl. */
+  /** Default: the engine's createCrawl. */
   createCrawl?: (options: CrawlOptions) => Crawl;
   /** Known strategies, to validate start requests. */
-  strategies?: () => StrategyInfo[];
+  strategies?: () => StrategyDescription[];
+  /** Where failures go that the store cannot take. Default: in memory. */
+  failures?: FailureNotes;
   /** A crawl changed (record) and maybe got pages: feed the live hub. */
   onUpdate?(id: string, record: CrawlRecord, pages: PageResult[]): void;
   /** A crawl was added, renamed, deleted or changed status. */
   onCrawlsChanged?(): void;
   /** True while a run is fetching (keep the service worker alive), false when nothing runs. */
   onBusy?(busy: boolean): void;
-  /** Something went wrong outside any request (persistence of a run). */
+  /** Something went wrong outside any request (storing a run's progress). */
   onError?(error: unknown): void;
   now?: () => number;
   newId?: () => string;
   /**
-   * Least time between two background writes of new pages + checkpoint while pages arrive. Default 1000 ms: a killed
-   * worker loses at most that much (plus fetches in flight), fetched again after the restart. Each write copies the
-   * crawl state (the strategy's frontier, ~150 KB at the default buffer) twice on the crawl's own thread, once for
-   * the snapshot and once into IndexedDB, so writing 4 times a second cost a service worker ~10% of its time.
+   * Least time between two background writes while pages arrive. Default 1000 ms: a killed worker loses at most that
+   * much (plus fetches in flight), fetched again after the restart. Each write copies the crawl's resume state (the
+   * strategy's frontier, ~150 KB at the default buffer) on the crawl's own thread, so writing 4 times a second cost a
+   * service worker ~10% of its time.
    */
   flushEveryMs?: number;
 }
@@ -62,44 +106,72 @@ export interface RunnerDeps {
 /** Why the background (re)started: decides what happens to a crawl found 'running'. */
 export type StartKind = 'browser-start' | 'worker-restart';
 
+/** What code (not the UI) may add when starting a crawl: the command line's request options. */
+export interface StartOptions {
+  fetch?: FetchSettings;
+}
+
 interface Run {
   id: string;
   record: CrawlRecord;
   crawl: Crawl;
   controller: AbortController;
   fetcher: PageFetcher & { close?(): void };
-  /** How many of the crawl's results / skips (lists it only appends to) are in the store already. */
-  savedPages: number;
-  savedSkips: number;
-  lastFlush: number;
-  writes: Promise<void>;
-  /** pause() was asked: end the run once the crawl reaches its pause checkpoint. */
-  pausing: boolean;
-  /** stop() was asked. */
-  stopping: boolean;
-  /** The run is ending because of a pause (keep status 'paused'). */
-  detaching: boolean;
-  loop: Promise<void>;
-  /** Write-behind state: something waits to be written / a write is on its way / the timer of the next one. */
-  dirty: boolean;
-  flushing: boolean;
-  flushTimer: ReturnType<typeof setTimeout> | undefined;
+  life: RunLifecycle;
+  writer: ProgressWriter;
+  /** The first failed write: the crawl is stopped and ends in 'error'. */
   writeError: unknown;
+  /** Resolves when the run has ended and its final state is written. */
+  ended: Promise<void>;
 }
 
-const RESUMABLE = new Set<CrawlRecord['status']>(['paused', 'stopped', 'error']);
+/** The stats a new crawl starts with. */
+export function emptyStats(maxPages: number): CrawlStats {
+  return { pagesEvaluated: 0, maxPages, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 };
+}
 
-/** Runs crawls for the background; see the module comment. */
+const RESUMABLE = new Set<CrawlRecord['status']>(['paused', 'stopped', 'error', 'running']);
+
+/**
+ * A damaged record made displayable: what is missing takes a neutral value, so lists and panels render it (its
+ * status says 'error' and why). Only for answers to the UI; the store keeps what it has.
+ */
+function displayable(record: CrawlRecord, problems: string[]): CrawlRecord {
+  const r = record as Partial<CrawlRecord> & { id: string };
+  const settings = { ...DEFAULT_SETTINGS, ...(typeof r.settings === 'object' && r.settings ? r.settings : {}) };
+  return {
+    ...r,
+    version: RECORD_VERSION,
+    name: typeof r.name === 'string' ? r.name : 'Damaged crawl',
+    topic: r.topic && typeof r.topic.keywords === 'string' ? r.topic : { keywords: '' },
+    seeds: Array.isArray(r.seeds) ? r.seeds : [],
+    source: r.source ?? { kind: 'manual' },
+    settings,
+    status: 'error',
+    error: r.error ?? damagedMessage(problems),
+    createdAt: typeof r.createdAt === 'number' ? r.createdAt : 0,
+    updatedAt: typeof r.updatedAt === 'number' ? r.updatedAt : 0,
+    stats: { ...emptyStats(settings.maxPages), ...(r.stats ?? {}) },
+  };
+}
+
+function damagedMessage(problems: string[]): string {
+  return `This crawl's stored record is damaged (${problems.join(', ')}): it cannot be resumed.`;
+}
+
+/** Runs crawls; see the module comment. */
 export class CrawlRunner {
   private run: Run | null = null;
   private lock: Promise<unknown> = Promise.resolve();
   private readonly createCrawl: (options: CrawlOptions) => Crawl;
+  private readonly failures: FailureNotes;
   private readonly now: () => number;
   private readonly newId: () => string;
   private readonly flushEveryMs: number;
 
   constructor(private readonly deps: RunnerDeps) {
     this.createCrawl = deps.createCrawl ?? defaultCreateCrawl;
+    this.failures = deps.failures ?? memoryFailureNotes();
     this.now = deps.now ?? Date.now;
     this.newId =
       deps.newId ??
@@ -110,36 +182,64 @@ export class CrawlRunner {
     this.flushEveryMs = deps.flushEveryMs ?? 1000;
   }
 
-  /** Id of the crawl running in this background now (paused crawls are not running). */
+  /** Id of the crawl running in this process now (paused crawls are not running). */
   get activeId(): string | null {
-    return this.run && !this.run.detaching && !this.run.stopping ? this.run.id : null;
+    return this.run?.life.active ? this.run.id : null;
   }
 
   /** Resolves when no run is in progress (tests; shutdown). */
   async whenIdle(): Promise<void> {
-    while (this.run) await this.run.loop;
+    while (this.run) await this.run.ended;
   }
 
   /**
-   * Looks for crawls left 'running' by a previous background. After a browser start they are marked 'paused' (the
-   * user resumes them); after a service-worker restart the newest is resumed from its checkpoint and any other is
-   * paused (only one runs at a time).
+   * Looks for crawls left 'running' by a previous process. After a browser start they are marked 'paused' (the user
+   * resumes them); after a service-worker restart the newest is resumed from its checkpoint and any other is paused
+   * (only one runs at a time). A crawl whose failure was noted outside the store, or whose record is damaged, is
+   * marked 'error' instead and never relaunched; so is one whose store refuses the write that would relaunch it.
    */
   recover(kind: StartKind): Promise<string | null> {
     return this.exclusive(async () => {
-      const running = (await this.deps.store.listCrawls()).filter((c) => c.status === 'running' && c.id !== this.run?.id);
+      const notes = await this.failures.all();
+      const running: CrawlRecord[] = [];
+      for (const c of await this.deps.store.listCrawls()) {
+        if (c.id === this.run?.id) continue;
+        if (notes[c.id] !== undefined) await this.settleFailure(c.id, notes[c.id]);
+        else if (c.status === 'running') running.push(c);
+      }
       if (running.length === 0) return null;
-      const [newest, ...others] = running;
-      for (const c of kind === 'browser-start' ? running : others) await this.setStatus(c.id, 'paused');
+      const launchable: CrawlRecord[] = [];
+      for (const c of running) {
+        const problems = recordProblems(c);
+        if (problems.length) await this.fail(c.id, damagedMessage(problems));
+        else launchable.push(c);
+      }
+      const [newest, ...others] = launchable;
+      for (const c of kind === 'browser-start' ? launchable : others) await this.setStatus(c.id, 'paused');
       this.deps.onCrawlsChanged?.();
-      if (kind === 'browser-start' || this.run) return null;
-      await this.launch(newest);
+      if (kind === 'browser-start' || this.run || !newest) return null;
+      // Write before fetching: a store that cannot even take this must not see the crawl relaunched at every restart.
+      let record: CrawlRecord;
+      try {
+        record = await this.setStatus(newest.id, 'running');
+      } catch (error) {
+        await this.fail(newest.id, `Storage is failing, the crawl cannot go on: ${errorMessage(error)}`);
+        this.deps.onError?.(error);
+        return null;
+      }
+      await this.launch(record);
       return newest.id;
     });
   }
 
+  /** Every crawl, newest first, as the UI shows them (failures noted outside the store and damage included). */
+  async list(): Promise<CrawlRecord[]> {
+    const [records, notes] = await Promise.all([this.deps.store.listCrawls(), this.failures.all()]);
+    return records.map((r) => this.shown(r, notes));
+  }
+
   /** Validates the request and starts a new crawl. Rejects with a message when one is running or input is bad. */
-  start(request: StartRequest): Promise<CrawlRecord> {
+  start(request: StartRequest, options: StartOptions = {}): Promise<CrawlRecord> {
     return this.exclusive(async () => {
       const valid = validateStart(request, this.deps.strategies?.(), this.now());
       if (!valid.ok) throw new Error(valid.error);
@@ -147,12 +247,13 @@ export class CrawlRunner {
       const at = this.now();
       const { name, topic, seeds, source, settings } = valid.value;
       const record: CrawlRecord = {
+        version: RECORD_VERSION,
         id: this.newId(),
         name,
         topic,
         seeds,
         source,
-        settings,
+        settings: options.fetch ? { ...settings, fetch: { ...options.fetch } } : settings,
         status: 'running',
         createdAt: at,
         updatedAt: at,
@@ -169,14 +270,10 @@ export class CrawlRunner {
   pause(id: string): Promise<CrawlRecord> {
     return this.exclusive(async () => {
       const run = this.run;
-      if (run && run.id === id && !run.stopping) {
-        if (!run.pausing) {
-          run.pausing = true;
+      if (run && run.id === id && run.life.state !== 'ended') {
+        if (run.life.fire('pause')) {
           run.crawl.pause();
-          run.record = { ...run.record, status: 'paused', updatedAt: this.now() };
-          await this.enqueue(run, () => this.deps.store.updateCrawl(id, { status: 'paused', updatedAt: run.record.updatedAt }));
-          this.deps.onUpdate?.(id, run.record, []);
-          this.deps.onCrawlsChanged?.();
+          await this.changeRunStatus(run, 'paused');
           this.deps.onBusy?.(false);
         }
         return run.record;
@@ -192,26 +289,24 @@ export class CrawlRunner {
     return this.exclusive(async () => {
       const run = this.run;
       if (run && run.id === id) {
-        if (run.pausing && !run.detaching) {
+        if (run.life.fire('resume')) {
           // Still winding down to the pause point: just carry on.
-          run.pausing = false;
           run.crawl.resume();
-          run.record = { ...run.record, status: 'running', updatedAt: this.now() };
-          await this.enqueue(run, () => this.deps.store.updateCrawl(id, { status: 'running', updatedAt: run.record.updatedAt }));
-          this.deps.onUpdate?.(id, run.record, []);
-          this.deps.onCrawlsChanged?.();
+          await this.changeRunStatus(run, 'running');
           this.deps.onBusy?.(true);
           return run.record;
         }
-        if (!run.detaching && !run.stopping) return run.record;
-        await run.loop; // ending: let it persist, then start again from its checkpoint
+        if (run.life.state === 'running') return run.record;
+        await run.ended; // ending: let it write its last state, then start again from its checkpoint
       }
       const record = await this.mustGet(id);
       if (record.status === 'done') throw new Error('This crawl has finished; start a new one to go further.');
-      if (!RESUMABLE.has(record.status) && record.status !== 'running')
-        throw new Error(`Cannot resume a crawl that is ${record.status}.`);
+      if (!RESUMABLE.has(record.status)) throw new Error(`Cannot resume a crawl that is ${record.status}.`);
+      const problems = recordProblems(record);
+      if (problems.length) throw new Error(damagedMessage(problems));
       this.refuseIfBusy();
-      const resumed = await this.setStatus(id, 'running');
+      const resumed = await this.setStatus(id, 'running', { error: undefined });
+      await this.failures.clear(id);
       this.deps.onCrawlsChanged?.();
       await this.launch(resumed);
       return resumed;
@@ -222,13 +317,14 @@ export class CrawlRunner {
   stop(id: string): Promise<CrawlRecord> {
     return this.exclusive(async () => {
       const run = this.run;
-      if (run && run.id === id && !run.detaching) {
-        run.stopping = true;
-        run.controller.abort();
-        await run.loop;
-        return this.mustGet(id);
+      if (run && run.id === id) {
+        if (run.life.fire('stop')) {
+          run.controller.abort();
+          await run.ended;
+          return this.mustGet(id);
+        }
+        await run.ended; // detaching: it ends paused, then becomes stopped below
       }
-      if (run && run.id === id) await run.loop;
       const record = await this.mustGet(id);
       if (record.status === 'running' || record.status === 'paused') {
         const stopped = await this.setStatus(id, 'stopped');
@@ -257,27 +353,42 @@ export class CrawlRunner {
     return this.exclusive(async () => {
       const run = this.run;
       if (run && run.id === id) {
-        run.stopping = true;
-        run.controller.abort();
-        await run.loop;
+        if (run.life.fire('stop')) run.controller.abort();
+        await run.ended;
       }
       await this.deps.store.deleteCrawl(id);
+      await this.failures.clear(id);
+      this.deps.onCrawlsChanged?.();
+    });
+  }
+
+  /** Deletes every crawl and everything stored with them (the running one is stopped first): "Delete all data". */
+  removeAll(): Promise<void> {
+    return this.exclusive(async () => {
+      const run = this.run;
+      if (run) {
+        if (run.life.fire('stop')) run.controller.abort();
+        await run.ended; // its last write lands before the delete, not after it
+      }
+      await this.deps.store.deleteAll();
+      for (const id of Object.keys(await this.failures.all())) await this.failures.clear(id);
       this.deps.onCrawlsChanged?.();
     });
   }
 
   /**
    * The state of a crawl for a UI: the asked one, else the running one, else the newest. The running crawl's
-   * buffered pages are persisted first so the snapshot and later deltas fit together.
+   * buffered pages are stored first so the snapshot and later deltas fit together.
    */
   async snapshot(id?: string, limit = 50): Promise<CrawlSnapshot | null> {
     let targetId = id ?? this.activeId ?? this.run?.id;
     if (!targetId) targetId = (await this.deps.store.listCrawls())[0]?.id;
     if (!targetId) return null;
-    const run = this.run && this.run.id === targetId ? this.run : null;
-    if (run) await this.enqueue(run, () => this.persist(run));
-    const record = run ? run.record : await this.deps.store.getCrawl(targetId);
-    if (!record) return null;
+    const run = this.run && this.run.id === targetId && this.run.life.state !== 'ended' ? this.run : null;
+    if (run) await run.writer.flush().catch(() => undefined); // a failing store: show what it has
+    const stored = run ? run.record : await this.deps.store.getCrawl(targetId);
+    if (!stored) return null;
+    const record = this.shown(stored, await this.failures.all());
     const cap = Math.max(0, Math.min(10_000, Math.floor(Number.isFinite(limit) ? limit : 50)));
     const [top, pageCount] = await Promise.all([
       this.deps.store.getPages(targetId, { limit: cap }),
@@ -297,9 +408,17 @@ export class CrawlRunner {
 
   private refuseIfBusy(): void {
     const run = this.run;
-    if (run && !run.detaching && !run.stopping && !run.pausing) {
+    if (run?.life.fetching) {
       throw new Error(`A crawl is already running ("${run.record.name}"). Pause or stop it first: one crawl runs at a time.`);
     }
+  }
+
+  /** The record as the UI should see it: a failure noted outside the store, or damage, shows as 'error'. */
+  private shown(record: CrawlRecord, notes: Record<string, string>): CrawlRecord {
+    const note = notes[record.id];
+    if (note !== undefined && this.run?.id !== record.id) return { ...record, status: 'error', error: note };
+    const problems = recordProblems(record);
+    return problems.length ? displayable(record, problems) : record;
   }
 
   private async mustGet(id: string): Promise<CrawlRecord> {
@@ -315,15 +434,45 @@ export class CrawlRunner {
     return updated;
   }
 
+  /**
+   * Marks a crawl failed with the reason. When the store cannot take even that, the reason is noted outside it
+   * (never relaunched, shown failed) and stays noted until the store holds it.
+   */
+  private async fail(id: string, reason: string): Promise<void> {
+    try {
+      await this.setStatus(id, 'error', { error: reason });
+      await this.failures.clear(id);
+    } catch (error) {
+      await this.failures.note(id, reason).catch((e: unknown) => this.deps.onError?.(e));
+      this.deps.onError?.(error);
+    }
+  }
+
+  /** A failure noted outside the store: into the store now if it takes it (then the note goes). */
+  private async settleFailure(id: string, reason: string): Promise<void> {
+    const record = await this.deps.store.getCrawl(id);
+    if (!record) return void (await this.failures.clear(id));
+    if (record.status !== 'running' && record.status !== 'error') return void (await this.failures.clear(id));
+    await this.fail(id, reason);
+  }
+
+  /** A run's status changes while it runs (pause, resume): written in the run's own write order. */
+  private async changeRunStatus(run: Run, status: CrawlRecord['status']): Promise<void> {
+    run.record = { ...run.record, status, updatedAt: this.now() };
+    await run.writer.flush({
+      checkpoint: run.crawl.checkpoint(),
+      patch: { status, stats: run.record.stats, updatedAt: run.record.updatedAt },
+    });
+    this.deps.onUpdate?.(run.id, run.record, []);
+    this.deps.onCrawlsChanged?.();
+  }
+
   /** Starts a run of `record`: from its checkpoint when it has one, else from its seeds. */
   private async launch(record: CrawlRecord): Promise<void> {
-    // A paused run still winding down holds the slot until its last checkpoint is written.
-    if (this.run) await this.run.loop;
+    // A paused run still winding down holds on until its last state is written.
+    if (this.run) await this.run.ended;
     const checkpoint = await this.deps.store.getCheckpoint(record.id);
-    // Checkpoints are stored without their results (the pages are in the page list, written in the same
-    // transaction); one from an older version may hold them: make sure they are in the page list too (idempotent).
-    if (checkpoint?.results.length) await this.deps.store.addPages(record.id, checkpoint.results);
-    const policy = crawlPolicy(record.seeds, record.settings);
+    const policy = this.deps.urlPolicy?.(record) ?? crawlPolicy(record.seeds, record.settings);
     try {
       await this.deps.guardNetwork?.(policy);
     } catch (error) {
@@ -340,13 +489,12 @@ export class CrawlRunner {
         limits: { maxPages: record.settings.maxPages, maxBuffer: record.settings.maxBuffer },
         fetcher,
         evaluator: this.deps.evaluator,
-        urlPolicy: policy,
         signal: controller.signal,
         checkpoint: checkpoint ?? undefined,
       });
     } catch (error) {
       fetcher.close?.();
-      await this.setStatus(record.id, 'error', { error: message(error) });
+      await this.fail(record.id, errorMessage(error));
       this.deps.onCrawlsChanged?.();
       throw error;
     }
@@ -356,29 +504,32 @@ export class CrawlRunner {
       crawl,
       controller,
       fetcher,
-      savedPages: checkpoint?.results.length ?? 0,
-      savedSkips: checkpoint?.skips.length ?? 0,
-      lastFlush: this.now(),
-      writes: Promise.resolve(),
-      pausing: false,
-      stopping: false,
-      detaching: false,
-      loop: Promise.resolve(),
-      dirty: false,
-      flushing: false,
-      flushTimer: undefined,
+      life: new RunLifecycle(),
+      writer: new ProgressWriter({
+        store: this.deps.store,
+        crawlId: record.id,
+        everyMs: this.flushEveryMs,
+        now: this.now,
+        state: () => ({ checkpoint: crawl.checkpoint(), patch: { stats: run.record.stats, updatedAt: this.now() } }),
+        onFailure: (error) => {
+          // Storage is failing (quota, closed database): stop rather than crawl what cannot be kept.
+          run.writeError ??= error;
+          controller.abort();
+        },
+      }),
       writeError: null,
+      ended: Promise.resolve(),
     };
     this.run = run;
-    run.loop = this.drive(run).finally(() => {
+    run.ended = this.drive(run).finally(() => {
       if (this.run === run) this.run = null;
       fetcher.close?.();
-      this.deps.onBusy?.(this.run !== null && !this.run.pausing);
+      this.deps.onBusy?.(this.run?.life.fetching ?? false);
     });
     this.deps.onBusy?.(true);
   }
 
-  /** Consumes the crawl's events until it ends. Never throws: failures become status 'error'. */
+  /** Consumes the crawl's events until they end, then writes the final state. Never throws. */
   private async drive(run: Run): Promise<void> {
     let doneReason: Extract<CrawlEvent, { type: 'done' }>['reason'] | null = null;
     let failure: unknown = null;
@@ -386,31 +537,29 @@ export class CrawlRunner {
       for await (const event of run.crawl.events()) {
         switch (event.type) {
           case 'page':
+            run.writer.addPage(event.page);
             this.setStats(run, event.stats, [event.page]);
-            this.requestFlush(run);
             break;
           case 'skip':
+            run.writer.addSkip(event.skip);
             this.setStats(run, event.stats, []);
-            this.requestFlush(run);
             break;
           case 'progress':
             this.setStats(run, event.stats, []);
             break;
-          case 'checkpoint': {
-            if (!run.pausing) {
-              // A batch end: written with the next write-behind, like any page (the crawl does not wait for it).
-              this.requestFlush(run);
+          case 'checkpoint':
+            if (run.life.state !== 'pausing') {
+              // A batch end: written with the next write-behind (the crawl does not wait for it).
+              run.writer.request();
               break;
             }
             // Maybe the pause point: written now, and the crawl waits for it.
-            await this.enqueue(run, () => this.persist(run));
-            // The pause point: nothing in flight any more. End this run; resume starts a new one from here.
-            if (run.pausing && !run.stopping && run.crawl.paused && run.crawl.stats().fetchesInFlight === 0) {
-              run.detaching = true;
+            await run.writer.flush();
+            if (run.crawl.paused && run.crawl.stats().fetchesInFlight === 0 && run.life.fire('pause-point')) {
+              // Nothing in flight any more: end this run; resume starts a new one from here.
               run.controller.abort();
             }
             break;
-          }
           case 'done':
             doneReason = event.reason;
             this.setStats(run, event.stats, []);
@@ -420,30 +569,29 @@ export class CrawlRunner {
     } catch (error) {
       failure = error;
     }
-    if (run.flushTimer !== undefined) clearTimeout(run.flushTimer);
-    run.flushTimer = undefined;
-    try {
-      await this.enqueue(run, () => this.persist(run));
-    } catch (error) {
-      failure ??= error;
-    }
+    run.writer.stop();
     failure ??= run.writeError;
     let status: CrawlRecord['status'];
     if (failure) status = 'error';
-    else if (run.detaching) status = 'paused';
-    else if (run.stopping || doneReason === 'aborted') status = 'stopped';
+    else if (run.life.state === 'detaching') status = 'paused';
+    else if (run.life.state === 'stopping' || doneReason === 'aborted') status = 'stopped';
     else status = 'done';
+    const patch: Partial<CrawlRecord> = { status, stats: run.record.stats, updatedAt: this.now() };
+    if (failure) patch.error = errorMessage(failure);
     try {
-      const patch: Partial<CrawlRecord> = { status, stats: run.record.stats, updatedAt: this.now() };
-      if (failure) patch.error = message(failure);
-      const updated = await this.deps.store.updateCrawl(run.id, patch);
-      if (updated) {
-        run.record = updated;
-        this.deps.onUpdate?.(run.id, updated, []);
-      }
+      // One write: the last pages and skips, the final checkpoint (none for a finished crawl: it is never resumed,
+      // so its resume state would only take room) and the final status.
+      await run.writer.flush({ checkpoint: status === 'done' ? null : run.crawl.checkpoint(), patch });
+      run.record = { ...run.record, ...patch };
     } catch (error) {
-      this.deps.onError?.(error);
+      // The store refuses the final write (it may well be why the crawl stopped): try the status alone, then the note.
+      failure ??= error;
+      const reason = `Storage is failing, the crawl was stopped: ${errorMessage(error)}`;
+      run.record = { ...run.record, status: 'error', error: reason };
+      await this.fail(run.id, reason);
     }
+    run.life.fire('end');
+    this.deps.onUpdate?.(run.id, run.record, []);
     if (failure) this.deps.onError?.(failure);
     this.deps.onCrawlsChanged?.();
   }
@@ -452,68 +600,4 @@ export class CrawlRunner {
     run.record = { ...run.record, stats, updatedAt: this.now() };
     this.deps.onUpdate?.(run.id, run.record, pages);
   }
-
-  /**
-   * Write-behind: persists soon, without holding up the crawl. At most one write per `flushEveryMs`; pages arriving
-   * meanwhile ride along with the next one, so a slow disk means bigger batches, not a slower crawl.
-   */
-  private requestFlush(run: Run): void {
-    run.dirty = true;
-    if (run.flushTimer !== undefined || run.flushing) return;
-    const wait = Math.max(0, run.lastFlush + this.flushEveryMs - this.now());
-    const go = () => {
-      run.flushTimer = undefined;
-      run.flushing = true;
-      run.dirty = false;
-      this.enqueue(run, () => this.persist(run))
-        .catch((error: unknown) => {
-          run.writeError ??= error;
-          // Storage is failing (quota, closed database): stop rather than crawl what cannot be kept.
-          run.controller.abort();
-        })
-        .finally(() => {
-          run.flushing = false;
-          if (run.dirty && !run.controller.signal.aborted) this.requestFlush(run);
-        });
-    };
-    if (wait === 0) go();
-    else run.flushTimer = setTimeout(go, wait);
-  }
-
-  /** Chains a write after the run's previous ones; a failed write fails this call but not the queue. */
-  private enqueue<T>(run: Run, write: () => Promise<T>): Promise<T> {
-    const result = run.writes.then(write);
-    run.writes = result.then(
-      () => undefined,
-      () => undefined,
-    );
-    return result;
-  }
-
-  /**
-   * Writes the crawl's current checkpoint with the pages and skips it holds that are not stored yet, and the
-   * record's stats, in one transaction. The pages come from the checkpoint itself (the crawl only appends to its
-   * results and skips), so what is written always matches the checkpoint written with it: a page the checkpoint
-   * counts is stored, and a stored page is never fetched again. The checkpoint is stored without its results (the
-   * page list has them): each write costs the crawl state and the new pages, not every page so far.
-   */
-  private async persist(run: Run): Promise<void> {
-    const cp = run.crawl.checkpoint();
-    const pages = cp.results.slice(run.savedPages);
-    const skips = cp.skips.slice(run.savedSkips);
-    run.lastFlush = this.now();
-    await this.deps.store.saveProgress(run.id, {
-      pages,
-      skips,
-      checkpoint: { ...cp, results: [] },
-      patch: { stats: run.record.stats, updatedAt: this.now() },
-    });
-    // Writes are serialized (enqueue): counted only once stored, so a failed write's pages go with the next one.
-    run.savedPages = cp.results.length;
-    run.savedSkips = cp.skips.length;
-  }
-}
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -3,10 +3,10 @@
  * (or a context-menu URL someone could craft): everything is checked and clamped here, so the runner only ever sees
  * sane values.
  */
-import type { StartRequest, StrategyInfo } from './protocol';
+import type { StartRequest, StrategyDescription } from './protocol';
 import type { CrawlSettings, SeedSource } from './store/types';
 import type { Topic } from '../engine';
-import { isPrivateHost, type UrlPolicy } from '../engine';
+import { isPrivateHost, stopwordLanguage, topicLanguage, type UrlPolicy } from '../engine';
 
 /** What a crawl started from the popup uses unless the user changes it. */
 export const DEFAULT_SETTINGS: CrawlSettings = {
@@ -29,6 +29,9 @@ export const SETTING_BOUNDS = {
 
 export const MAX_SEEDS = 500;
 export const MAX_TOPIC_LENGTH = 500;
+/** Context a topic keeps: pieces (a results page's titles and snippets: 2 per result) and characters per piece. */
+export const MAX_CONTEXT_PIECES = 40;
+export const MAX_CONTEXT_CHARS = 600;
 export const MAX_NAME_LENGTH = 200;
 
 /** A start request, validated: ready for the runner. */
@@ -73,7 +76,7 @@ export function cleanSeed(raw: unknown): string | null {
  * Checks the strategy's parameters against its declared list: unknown names dropped, numbers clamped, wrong types
  * replaced by the default.
  */
-export function cleanParams(raw: unknown, strategy: StrategyInfo | undefined): Record<string, number | string | boolean> {
+export function cleanParams(raw: unknown, strategy: StrategyDescription | undefined): Record<string, number | string | boolean> {
   const out: Record<string, number | string | boolean> = {};
   const given = typeof raw === 'object' && raw !== null ? (raw as Record<string, unknown>) : {};
   if (!strategy) {
@@ -106,7 +109,11 @@ export function cleanParams(raw: unknown, strategy: StrategyInfo | undefined): R
  * Validates a start request. Errors are sentences for the user.
  * @param strategies the known strategies; when given, the strategy name must be one of them.
  */
-export function validateStart(req: unknown, strategies?: StrategyInfo[], now: number = Date.now()): Validation<ValidStart> {
+export function validateStart(
+  req: unknown,
+  strategies?: StrategyDescription[],
+  now: number = Date.now(),
+): Validation<ValidStart> {
   if (typeof req !== 'object' || req === null) return { ok: false, error: 'The start request is empty.' };
   const r = req as Partial<StartRequest>;
   const keywords = typeof r.topic === 'string' ? collapse(r.topic).slice(0, MAX_TOPIC_LENGTH) : '';
@@ -143,12 +150,45 @@ export function validateStart(req: unknown, strategies?: StrategyInfo[], now: nu
   const pageUrl = cleanSeed(src.pageUrl);
   if (pageUrl) source.pageUrl = pageUrl;
 
-  const language = typeof r.language === 'string' && /^[a-z]{2}$/.test(r.language) ? r.language : undefined;
+  const context = cleanContext(r.context);
+  const pageLang = typeof r.pageLang === 'string' ? r.pageLang.slice(0, 40) : undefined;
+  const language =
+    typeof r.language === 'string' && isKnownLanguage(r.language) ? r.language : topicLanguage({ keywords, context, pageLang });
+  const topic: Topic = { keywords };
+  if (language) topic.language = language;
+  if (context.length) topic.context = context;
+  if (r.allLanguages === true) topic.allLanguages = true;
   const name =
     typeof r.name === 'string' && collapse(r.name)
       ? collapse(r.name).slice(0, MAX_NAME_LENGTH)
       : keywords.slice(0, MAX_NAME_LENGTH);
-  return { ok: true, value: { name, topic: language ? { keywords, language } : { keywords }, seeds, source, settings } };
+  return { ok: true, value: { name, topic, seeds, source, settings } };
+}
+
+/** Context pieces as the topic keeps them: strings only, whitespace collapsed, empty ones dropped, bounded. */
+export function cleanContext(raw: unknown): string[] {
+  if (!Array.isArray(raw)) return [];
+  const out: string[] = [];
+  for (const piece of raw) {
+    if (typeof piece !== 'string') continue;
+    const text = collapse(piece).slice(0, MAX_CONTEXT_CHARS);
+    if (text) out.push(text);
+    if (out.length >= MAX_CONTEXT_PIECES) break;
+  }
+  return out;
+}
+
+/** Two-letter codes of the languages whose stop words the tokenizer knows (the engine falls back to English). */
+export const KNOWN_LANGUAGES: readonly string[] = (() => {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const codes = ['en'];
+  for (const a of letters) for (const b of letters) if (stopwordLanguage(a + b) !== 'eng') codes.push(a + b);
+  return codes.sort();
+})();
+
+/** True for a two-letter language code the tokenizer has stop words for. */
+export function isKnownLanguage(code: string): boolean {
+  return KNOWN_LANGUAGES.includes(code);
 }
 
 /** Host names of the seeds (lower case, unique): the allowed hosts when a crawl stays on the results' sites. */

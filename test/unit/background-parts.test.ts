@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/app/evaluator/guarded-evaluator';
-import { highlightSegments, topicTerms } from '../../lib/app/view/highlight';
+import { highlightSegments, highlightTerms } from '../../lib/app/view/highlight';
 import { LiveHub } from '../../lib/app/live';
 import { mergeResults } from '../../lib/app/view/results';
 import * as Comlink from 'comlink';
@@ -12,13 +12,13 @@ import {
   type EvaluatorEndpointApi,
   type EvaluatorPorts,
 } from '../../lib/app/evaluator/port-evaluator';
-import { createRequestHandler, plainStrategies } from '../../lib/app/handlers';
-import { CrawlRunner } from '../../lib/app/runner';
+import { describeStrategies, isForagerRequest } from '../../lib/app/handlers';
 import { crawlPolicy, validateStart } from '../../lib/app/settings';
 import { checkUrl } from '../../lib/engine/url/rules';
 import {
   draftFromMenu,
   draftFromSerp,
+  isGenericText,
   parseStartHash,
   startHash,
   toSerpInfo,
@@ -28,12 +28,10 @@ import { localEvaluator } from '../../lib/engine/html/evaluate';
 import {
   isEvaluatorCrashNotice,
   isEvaluatorPortHandoff,
-  isForagerRequest,
   isWorkerPortHandoff,
   type EvaluatorPortHandoff,
   type LiveServerMessage,
 } from '../../lib/app/protocol';
-import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlRecord } from '../../lib/app/store/types';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { EvaluationInput, PageEvaluation, PageResult } from '../../lib/engine/types';
@@ -440,7 +438,7 @@ describe('live hub', () => {
 });
 
 describe('settings and start requests', () => {
-  const strategies = plainStrategies(listStrategies());
+  const strategies = describeStrategies(listStrategies());
 
   it('validates, clamps and defaults a start request', () => {
     const v = validateStart(
@@ -515,7 +513,74 @@ describe('start drafts', () => {
       topic: 'Espresso at home Grinders',
       seeds: ['https://a.example.com/coffee'],
       source: { kind: 'page', pageUrl: 'https://a.example.com/coffee' },
+      context: [],
     });
+  });
+
+  it('gives the topic its context: the link’s paragraph, or the page’s first paragraph; never a generic heading', () => {
+    const onLink = draftFromMenu(
+      { pageUrl: 'https://a.example.com/', linkUrl: 'https://b.example.com/beans', linkText: 'Green beans' },
+      undefined,
+      { title: 'Coffee', linkContext: 'Roasters sell green beans by the kilo for home roasting.', lang: 'en-GB' },
+    );
+    expect(onLink).toMatchObject({
+      topic: 'Green beans',
+      context: ['Roasters sell green beans by the kilo for home roasting.'],
+      pageLang: 'en-GB',
+    });
+    // A generic link text is no topic: the page's title and headings are, "See also" and "Contents" left out.
+    const generic = draftFromMenu(
+      { pageUrl: 'https://a.example.com/', linkUrl: 'https://b.example.com/x', linkText: 'Read more »' },
+      undefined,
+      { title: 'Espresso at home', headings: ['Contents', 'See also:', 'Grinders'], linkContext: 'Grinders for espresso.' },
+    );
+    expect(generic.topic).toBe('Espresso at home Grinders');
+    expect(generic.context).toEqual(['Grinders for espresso.']);
+    const onPage = draftFromMenu(
+      { pageUrl: 'https://a.example.com/' },
+      { title: 'Tab' },
+      {
+        title: 'Espresso | Example Coffee',
+        headings: ['Espresso'],
+        intro: 'Espresso is coffee brewed by forcing hot water through fine grounds.',
+      },
+    );
+    expect(onPage.context).toEqual(['Espresso is coffee brewed by forcing hot water through fine grounds.']);
+    expect(isGenericText('  See also: ')).toBe(true);
+    expect(isGenericText('Grinders')).toBe(false);
+  });
+
+  it('validates a start request into a topic with its context and language', () => {
+    const req = {
+      topic: 'Katzen Futter',
+      seeds: ['https://a.example.com/'],
+      source: { kind: 'serp' },
+      pageLang: 'en-US',
+      context: [
+        'Katzenfutter im Test',
+        'Welches Futter braucht eine Katze? Junge Katzen brauchen mehr Energie als ältere Tiere, und frisches Wasser gehört immer dazu.',
+        42,
+        '   ',
+      ],
+    };
+    const v = validateStart(req);
+    expect(v.ok).toBe(true);
+    if (!v.ok) return;
+    expect(v.value.topic.keywords).toBe('Katzen Futter');
+    expect(v.value.topic.context).toEqual([req.context[0], req.context[1]]);
+    expect(v.value.topic.language).toBe('de'); // the snippets say German; the interface's lang says English
+    expect(v.value.topic.allLanguages).toBeUndefined();
+    // No context, a two-word query: the page's lang decides; an explicit language wins.
+    const bare = validateStart({ ...req, context: undefined, pageLang: 'fr-FR', allLanguages: true });
+    expect(bare.ok && bare.value.topic).toEqual({ keywords: 'Katzen Futter', language: 'fr', allLanguages: true });
+    const chosen = validateStart({ ...req, language: 'it' });
+    expect(chosen.ok && chosen.value.topic.language).toBe('it');
+    // Nothing says: no language (no filter).
+    const none = validateStart({ ...req, context: undefined, pageLang: undefined });
+    expect(none.ok && none.value.topic).toEqual({ keywords: 'Katzen Futter' });
+    const many = validateStart({ ...req, context: Array.from({ length: 100 }, (_, i) => `piece ${i} ${'x'.repeat(900)}`) });
+    expect(many.ok && many.value.topic.context?.length).toBe(40);
+    expect(many.ok && many.value.topic.context?.[0].length).toBe(600);
   });
 
   it('on a link: the link is the seed; on a selection: the selection is the topic', () => {
@@ -536,10 +601,12 @@ describe('start drafts', () => {
       topic: 'coffee & tea',
       seeds: ['https://a.example.com/?q=1&r=2', 'https://b.example.com/'],
       source: { kind: 'link' as const, pageUrl: 'https://a.example.com/' },
+      context: ['Where the link stands: a paragraph about coffee & tea', 'a second piece'],
+      pageLang: 'de-DE',
     };
     expect(parseStartHash(startHash(d))).toEqual(d);
     const hostile = parseStartHash('#/new?topic=x&seed=javascript:alert(1)&seed=https://ok.example.com/&kind=evil');
-    expect(hostile).toEqual({ topic: 'x', seeds: ['https://ok.example.com/'], source: { kind: 'manual' } });
+    expect(hostile).toEqual({ topic: 'x', seeds: ['https://ok.example.com/'], source: { kind: 'manual' }, context: [] });
   });
 
   it("checks the content script's answer and builds the popup draft from it", () => {
@@ -565,6 +632,7 @@ describe('start drafts', () => {
       topic: 'coffee brewing',
       seeds: ['https://a.example.com/'],
       source: { kind: 'serp', query: 'coffee brewing', engine: 'google', pageUrl: 'https://www.google.com/search?q=coffee' },
+      context: ['A', 's'],
     });
     expect(topicFromPage({ title: 'x'.repeat(500) }).length).toBeLessThanOrEqual(200);
   });
@@ -572,7 +640,7 @@ describe('start drafts', () => {
 
 describe('highlighting', () => {
   it('marks words that stem to a topic term and gives the text back unchanged', () => {
-    const terms = topicTerms('coffee brew');
+    const terms = highlightTerms('coffee brew');
     const text = "Brewing COFFEE: the brewer's guide to coffees, and tea.";
     const segs = highlightSegments(text, terms);
     expect(segs.map((s) => s.text).join('')).toBe(text);
@@ -581,50 +649,8 @@ describe('highlighting', () => {
 
   it('leaves markup in page text as plain text', () => {
     const text = '<script>alert("coffee")</script>';
-    const segs = highlightSegments(text, topicTerms('coffee'));
+    const segs = highlightSegments(text, highlightTerms('coffee'));
     expect(segs.map((s) => s.text).join('')).toBe(text);
     expect(segs.find((s) => s.mark)?.text).toBe('coffee');
-  });
-});
-
-describe('request handler', () => {
-  it('answers the protocol and turns failures into messages', async () => {
-    const store = createMemoryStore();
-    const runner = new CrawlRunner({
-      store,
-      evaluator: localEvaluator,
-      makeFetcher: () => ({ fetch: async (url) => ({ ok: false, url, reason: 'network', detail: 'offline', elapsedMs: 0 }) }),
-    });
-    const handle = createRequestHandler({
-      runner,
-      store,
-      strategies: () => plainStrategies(listStrategies()),
-      inspectTab: async (tabId) => ({ tabId, url: 'https://x.example.com/', title: 'x', serp: null }),
-    });
-    expect(await handle({ type: 'forager/ping' })).toEqual({ ok: true, value: { ok: true, activeCrawl: null } });
-    expect(await handle({ type: 'nope' })).toEqual({ ok: false, error: 'Unknown request.' });
-    expect(await handle({ target: 'offscreen', type: 'forager/ping' })).toMatchObject({ ok: false });
-    const strategiesReply = await handle({ type: 'forager/strategies' });
-    expect(strategiesReply.ok && JSON.parse(JSON.stringify(strategiesReply.value))).toEqual(
-      strategiesReply.ok && strategiesReply.value,
-    );
-    const started = await handle({
-      type: 'forager/start',
-      start: { topic: 'coffee', seeds: ['https://a.example.com/'], source: { kind: 'manual' } },
-    });
-    expect(started.ok).toBe(true);
-    await runner.whenIdle();
-    const id = (started as { value: CrawlRecord }).value.id;
-    const list = await handle({ type: 'forager/list' });
-    expect(list.ok && (list.value as CrawlRecord[]).map((c) => c.status)).toEqual(['done']);
-    expect(await handle({ type: 'forager/skips', id })).toMatchObject({ ok: true, value: [{ reason: 'network' }] });
-    expect(await handle({ type: 'forager/pause', id: 'missing' })).toEqual({ ok: false, error: 'That crawl no longer exists.' });
-    expect(await handle({ type: 'forager/rename', id, name: 'Beans' })).toMatchObject({ ok: true, value: { name: 'Beans' } });
-    expect(await handle({ type: 'forager/snapshot' })).toMatchObject({
-      ok: true,
-      value: { record: { id }, pageCount: 0, active: false },
-    });
-    expect(await handle({ type: 'forager/delete', id })).toEqual({ ok: true, value: true });
-    expect(await handle({ type: 'forager/snapshot' })).toEqual({ ok: true, value: null });
   });
 });

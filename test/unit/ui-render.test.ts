@@ -54,4 +54,24 @@ describe('result rendering', () => {
     expect(rows[0].getAttribute('data-fresh')).toBe('true');
     render(null, root as unknown as Element);
   });
+
+  it('shows no bidi override or control character of a title, snippet or URL', async () => {
+    const { ResultList } = await import('../../entrypoints/ui/components');
+    const root = document.getElementById('root')!;
+    const spoof: PageResult = {
+      ...hostile,
+      url: 'https://example.com/\u202Efdp.exe',
+      title: 'Coffee x\u202Egnp.exe \u2067iso\u2069 \u001b]0;owned\u0007done',
+      snippet: 'best coffee \u202Dforced\u202C\u0000',
+    };
+    render(h(ResultList, { pages: [spoof], topic: 'coffee', limit: 5 }), root as unknown as Element);
+    const text = root.textContent ?? '';
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what must not be there
+    expect(text).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u0000-\u0008\u001b\u0007]/);
+    const row = root.querySelector('[data-testid=result-row]')!;
+    expect(row.querySelector('[data-testid=result-link]')!.textContent).toBe('Coffee xgnp.exe iso done');
+    expect(row.querySelector('[data-testid=result-link]')!.getAttribute('title')).toBe('Coffee xgnp.exe iso done');
+    expect(row.querySelector('[data-testid=result-snippet]')!.textContent).toBe('best coffee forced');
+    render(null, root as unknown as Element);
+  });
 });

@@ -4,14 +4,9 @@
  */
 import type { PageResult } from '../../engine';
 import type { CrawlRecord } from '../store/types';
-import { crawlTitle, finite, httpUrl, listedPages, oneLine } from './common';
-
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML content and quoted attribute values alike. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ENTITIES[c]);
-}
+import { escapeHtml, oneLine } from '../text-safety';
+import { crawlTitle, finite, httpUrl } from './common';
+import type { FormatWriter } from './writer';
 
 /** Epoch seconds as the format wants them ('0' when unknown). */
 function seconds(ms: unknown): string {
@@ -20,32 +15,37 @@ function seconds(ms: unknown): string {
 }
 
 /**
- * The bookmark file. Only absolute http(s) URLs become bookmarks (others are left out); an empty title falls back to
- * the URL; the snippet, when any, follows as <DD>. Every attribute and text is HTML-escaped.
+ * The bookmark file, piece by piece. Only absolute http(s) URLs become bookmarks (others are left out); an empty
+ * title falls back to the URL; the snippet, when any, follows as <DD>. Every attribute and text is HTML-escaped, with
+ * control and bidi-override characters removed.
  */
-export function toBookmarks(record: CrawlRecord, pages: PageResult[]): string {
-  const lines = [
-    '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
-    '<!-- This is an automatically generated file.',
-    '     It will be read and overwritten.',
-    '     DO NOT EDIT! -->',
-    '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
-    '<TITLE>Bookmarks</TITLE>',
-    '<H1>Bookmarks</H1>',
-    '<DL><p>',
-    `    <DT><H3 ADD_DATE="${seconds(record?.createdAt)}" LAST_MODIFIED="${seconds(record?.updatedAt)}">${escapeHtml(
-      crawlTitle(record),
-    )}</H3>`,
-    '    <DL><p>',
-  ];
-  for (const p of listedPages(pages)) {
-    const href = httpUrl(p.url);
-    if (!href) continue;
-    const title = oneLine(p.title) || href;
-    lines.push(`        <DT><A HREF="${escapeHtml(href)}" ADD_DATE="${seconds(p.fetchedAt)}">${escapeHtml(title)}</A>`);
-    const snippet = oneLine(p.snippet);
-    if (snippet) lines.push(`        <DD>${escapeHtml(snippet)}`);
-  }
-  lines.push('    </DL><p>', '</DL><p>');
-  return `${lines.join('\n')}\n`;
+export function bookmarksWriter(): FormatWriter {
+  return {
+    begin: (record: CrawlRecord) =>
+      `${[
+        '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
+        '<!-- This is an automatically generated file.',
+        '     It will be read and overwritten.',
+        '     DO NOT EDIT! -->',
+        '<META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">',
+        '<TITLE>Bookmarks</TITLE>',
+        '<H1>Bookmarks</H1>',
+        '<DL><p>',
+        `    <DT><H3 ADD_DATE="${seconds(record?.createdAt)}" LAST_MODIFIED="${seconds(record?.updatedAt)}">${escapeHtml(
+          crawlTitle(record),
+        )}</H3>`,
+        '    <DL><p>',
+      ].join('\n')}\n`,
+    page: (p: PageResult) => {
+      const href = httpUrl(p.url);
+      if (!href) return '';
+      const title = oneLine(p.title) || href;
+      let out = `        <DT><A HREF="${escapeHtml(href)}" ADD_DATE="${seconds(p.fetchedAt)}">${escapeHtml(title)}</A>\n`;
+      const snippet = oneLine(p.snippet);
+      if (snippet) out += `        <DD>${escapeHtml(snippet)}\n`;
+      return out;
+    },
+    listedOnly: true,
+    end: () => '    </DL><p>\n</DL><p>\n',
+  };
 }

@@ -1,6 +1,7 @@
-/** Helpers the export formats share: ordering, filtering, text cleanup, URL checks, file names. */
+/** Helpers the export formats share: ordering, filtering, URL checks, file names. Text safety is lib/app/text-safety. */
 import type { PageResult } from '../../engine';
 import type { CrawlRecord } from '../store/types';
+import { oneLine } from '../text-safety';
 
 /** Pages best score first; equal (or unusable) scores keep their input order. Does not modify the input. */
 export function bestFirst(pages: readonly PageResult[]): PageResult[] {
@@ -11,22 +12,14 @@ export function bestFirst(pages: readonly PageResult[]): PageResult[] {
   });
 }
 
-/** The pages a result list shows: not marked noindex (the page asked not to be listed), best first. */
-export function listedPages(pages: readonly PageResult[]): PageResult[] {
-  return bestFirst(pages.filter((p) => p && typeof p.url === 'string' && !p.noindex));
+/** Whether a result list shows the page: a page with a URL that did not ask not to be listed (noindex). */
+export function isListed(page: PageResult): boolean {
+  return !!page && typeof page.url === 'string' && !page.noindex;
 }
 
-/** One line of plain text: control characters and line breaks become spaces, runs of whitespace collapse. */
-export function oneLine(value: unknown): string {
-  if (typeof value !== 'string') return '';
-  // eslint-disable-next-line no-control-regex
-  return (
-    value
-      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this removes
-      .replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, ' ')
-      .replace(/\s+/g, ' ')
-      .trim()
-  );
+/** The pages a result list shows, best first. */
+export function listedPages(pages: readonly PageResult[]): PageResult[] {
+  return bestFirst(pages.filter(isListed));
 }
 
 /** The URL, normalized, when it is absolute http(s); undefined for anything else (javascript:, data:, junk). */

@@ -1,9 +1,13 @@
 /**
- * CSV export (RFC 4180): header row, CRLF line ends, quoting where needed, UTF-8 BOM so spreadsheets detect the
- * encoding, and the OWASP defence against formula injection on every text cell.
+ * CSV export (RFC 4180): header row, CRLF line ends, UTF-8 BOM so spreadsheets detect the encoding, and OWASP's
+ * defence against formula injection in full: every text cell quoted (so a `;` or `,` inside it never starts a new
+ * cell, whichever separator the spreadsheet splits on), quotes doubled, and a leading apostrophe on a cell whose
+ * first visible character could start a formula.
  */
 import type { PageResult } from '../../engine';
-import { finite, listedPages } from './common';
+import { safeText } from '../text-safety';
+import { finite } from './common';
+import type { FormatWriter } from './writer';
 
 /** Column names, in order. */
 export const CSV_COLUMNS = ['url', 'title', 'score', 'depth', 'fresh', 'from', 'last_modified', 'fetched_at', 'snippet'] as const;
@@ -12,13 +16,23 @@ export const CSV_COLUMNS = ['url', 'title', 'score', 'depth', 'fresh', 'from', '
 export const BOM = '\uFEFF';
 
 /**
- * One text cell. A leading = + - @ tab or CR would let a spreadsheet run the cell as a formula, so it gets a
- * leading apostrophe (OWASP CSV injection guidance). Cells with comma, quote, CR or LF are quoted, quotes doubled.
+ * Characters that make a spreadsheet read a cell as a formula when they come first: = + - @ (and their full-width and
+ * small-form variants, which some spreadsheets fold to ASCII), tab, CR, LF and NUL.
  */
+const FORMULA_TRIGGER = /^[=+\-@\t\r\n\0\uff1d\uff0b\uff0d\uff20\ufe66\ufe62\ufe63\ufe6b]/;
+/** What a spreadsheet may skip before the first character it reads: spaces and invisible format characters. */
+const INVISIBLE_LEAD = /^[ \u00a0\u00ad\u061c\u180e\u200b-\u200f\u2060-\u2064\u3000\ufeff]+/;
+
+/** Whether a spreadsheet could read this text as a formula. */
+export function startsFormula(text: string): boolean {
+  return FORMULA_TRIGGER.test(text) || FORMULA_TRIGGER.test(text.replace(INVISIBLE_LEAD, ''));
+}
+
+/** One text cell: control and bidi-override characters removed, formula start defused, quoted, quotes doubled. */
 export function csvText(value: unknown): string {
-  let s = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(s)) s = `'${s}`;
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  let s = safeText(typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+  if (startsFormula(s)) s = `'${s}`;
+  return `"${s.replace(/"/g, '""')}"`;
 }
 
 /** A number we format ourselves: exempt from the formula defence because it is only digits, sign, dot, exponent. */
@@ -34,12 +48,12 @@ function isoTime(ms: unknown): string {
   return Number.isNaN(d.getTime()) ? '' : d.toISOString();
 }
 
-/** The CSV text (with BOM) of the listed pages (noindex pages left out), best score first. */
-export function toCsv(pages: PageResult[]): string {
-  const rows = [CSV_COLUMNS.join(',')];
-  for (const p of listedPages(pages)) {
-    rows.push(
-      [
+/** The CSV file, row by row: the listed pages (noindex pages left out) in the order given. */
+export function csvWriter(): FormatWriter {
+  return {
+    begin: () => `${BOM}${CSV_COLUMNS.join(',')}\r\n`,
+    page: (p: PageResult) =>
+      `${[
         csvText(p.url),
         csvText(p.title),
         csvNumber(p.score),
@@ -49,8 +63,8 @@ export function toCsv(pages: PageResult[]): string {
         csvText(p.lastModified ?? ''),
         isoTime(p.fetchedAt),
         csvText(p.snippet),
-      ].join(','),
-    );
-  }
-  return `${BOM + rows.join('\r\n')}\r\n`;
+      ].join(',')}\r\n`,
+    listedOnly: true,
+    end: () => '',
+  };
 }

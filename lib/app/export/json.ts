@@ -1,7 +1,12 @@
-/** JSON export: the whole crawl, lossless enough to re-import (noindex pages included, flagged). */
+/**
+ * JSON export: the whole crawl, lossless enough to re-import (noindex pages included, flagged; skips included). The
+ * text is exactly `JSON.stringify(doc, null, 2)`, written piece by piece; bidirectional controls are written as `\u`
+ * escapes (the same data once parsed, but a viewer shows no reordered text).
+ */
 import type { PageResult, SkipRecord } from '../../engine';
 import type { CrawlRecord } from '../store/types';
-import { bestFirst } from './common';
+import { escapeBidiInJson } from '../text-safety';
+import type { FormatWriter } from './writer';
 
 /** Format tag of Forager's JSON export. */
 export const JSON_FORMAT = 'forager-crawl';
@@ -21,15 +26,25 @@ export interface CrawlExport {
   skips: SkipRecord[];
 }
 
-/** Pretty-printed (2 spaces) JSON of the whole crawl. `now` is the export time (epoch ms). */
-export function toJson(record: CrawlRecord, pages: PageResult[], skips: SkipRecord[] = [], now = Date.now()): string {
-  const doc: CrawlExport = {
-    format: JSON_FORMAT,
-    version: JSON_VERSION,
-    exportedAt: new Date(Number.isFinite(now) ? now : Date.now()).toISOString(),
-    crawl: record,
-    pages: bestFirst(pages),
-    skips: [...skips],
+/** `value` pretty-printed as it would be at `depth` levels inside a pretty-printed document. */
+function nested(value: unknown, depth: number): string {
+  return escapeBidiInJson(JSON.stringify(value, null, 2).replace(/\n/g, `\n${'  '.repeat(depth)}`));
+}
+
+/** The JSON file piece by piece; `now` is the export time (epoch ms). */
+export function jsonWriter(now = Date.now()): FormatWriter {
+  let pages = 0;
+  let skips = 0;
+  const item = (count: number, value: unknown) => `${count === 0 ? '\n' : ',\n'}    ${nested(value, 2)}`;
+  return {
+    begin: (record) =>
+      `{\n  "format": ${JSON.stringify(JSON_FORMAT)},\n  "version": ${JSON_VERSION},\n` +
+      `  "exportedAt": ${JSON.stringify(new Date(Number.isFinite(now) ? now : Date.now()).toISOString())},\n` +
+      `  "crawl": ${nested(record, 1)},\n  "pages": [`,
+    page: (p) => item(pages++, p),
+    listedOnly: false,
+    skipsBegin: () => `${pages ? '\n  ]' : ']'},\n  "skips": [`,
+    skip: (s) => item(skips++, s),
+    end: () => `${skips ? '\n  ]' : ']'}\n}\n`,
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
 }

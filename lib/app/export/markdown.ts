@@ -4,7 +4,9 @@
  */
 import type { PageResult } from '../../engine';
 import type { CrawlRecord } from '../store/types';
-import { crawlTitle, finite, formatScore, httpUrl, listedPages, localDate, oneLine } from './common';
+import { oneLine } from '../text-safety';
+import { crawlTitle, finite, formatScore, httpUrl, localDate } from './common';
+import type { FormatWriter } from './writer';
 
 /**
  * Escapes one line of text so Markdown shows it literally: backslash-escapes the characters that open links,
@@ -53,20 +55,25 @@ function summary(record: CrawlRecord): string {
   return parts.map(escapeMarkdown).join(' · ');
 }
 
-/** The Markdown text. Only http(s) pages are listed (noindex pages left out); an empty title shows the URL. */
-export function toMarkdown(record: CrawlRecord, pages: PageResult[]): string {
-  const heading = oneLine(record?.topic?.keywords) || crawlTitle(record);
-  const out = [`# ${escapeMarkdown(heading)}`, '', summary(record), ''];
+/** The Markdown text, piece by piece. Only http(s) pages are listed; an empty title shows the URL. */
+export function markdownWriter(): FormatWriter {
   let n = 0;
-  for (const p of listedPages(pages)) {
-    const url = markdownUrl(p.url);
-    if (!url) continue;
-    const marker = `${++n}. `;
-    const title = escapeMarkdown(oneLine(p.title) || httpUrl(p.url)!);
-    out.push(`${marker}[${title}](${url}) — score ${formatScore(p.score)}, ${p.isSeed ? 'seed' : 'fresh'}`);
-    const snippet = escapeMarkdown(p.snippet ?? '');
-    if (snippet) out.push(' '.repeat(marker.length) + snippet);
-  }
-  if (n === 0) out.push('No pages.');
-  return `${out.join('\n')}\n`;
+  return {
+    begin: (record: CrawlRecord) => {
+      const heading = oneLine(record?.topic?.keywords) || crawlTitle(record);
+      return `# ${escapeMarkdown(heading)}\n\n${summary(record)}\n\n`;
+    },
+    page: (p: PageResult) => {
+      const url = markdownUrl(p.url);
+      if (!url) return '';
+      const marker = `${++n}. `;
+      const title = escapeMarkdown(oneLine(p.title) || httpUrl(p.url)!);
+      let out = `${marker}[${title}](${url}) — score ${formatScore(p.score)}, ${p.isSeed ? 'seed' : 'fresh'}\n`;
+      const snippet = escapeMarkdown(p.snippet ?? '');
+      if (snippet) out += `${' '.repeat(marker.length)}${snippet}\n`;
+      return out;
+    },
+    listedOnly: true,
+    end: () => (n === 0 ? 'No pages.\n' : ''),
+  };
 }

@@ -77,3 +77,37 @@ export const AD_TRACKING_DOMAINS: readonly string[] = [
 export function isAdHost(host: string): boolean {
   return AD_TRACKING_DOMAINS.some((d) => domainMatches(host, d));
 }
+
+/** Second-level labels under which country TLDs register names (example.co.uk, example.com.au). */
+const COUNTRY_SECOND_LEVEL = new Set([
+  'co',
+  'com',
+  'org',
+  'net',
+  'ac',
+  'gov',
+  'edu',
+  'ne',
+  'or',
+  'go',
+  'gob',
+  'nic',
+  'ltd',
+  'plc',
+]);
+
+/**
+ * The site a host belongs to, near enough to tell "more results from the same site" apart from other sites:
+ * the registrable name (dell.com for www.dell.com and deals.dell.com; bbc.co.uk), without a public-suffix list.
+ * IP addresses and hosts with a port ('127.0.0.1:8080') are their own site.
+ */
+export function siteOf(host: string): string {
+  const h = host.toLowerCase().replace(/\.$/, '');
+  if (/^[\d.]+$/.test(h) || h.includes(':')) return h;
+  const labels = h.split('.');
+  if (labels.length <= 2) return h;
+  const tld = labels[labels.length - 1];
+  const second = labels[labels.length - 2];
+  const keep = tld.length === 2 && COUNTRY_SECOND_LEVEL.has(second) ? 3 : 2;
+  return labels.slice(-keep).join('.');
+}

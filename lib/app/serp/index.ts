@@ -1,7 +1,9 @@
 /** Search-results-page extraction: engines as data, one extractor. */
-export { detectEngine, extractSerp, visibleText } from './extract';
+export { detectChallenge, detectEngine, extractSerp, markupVisible, visibleText } from './extract';
+export { isRendered } from './visibility';
+export { assertEngines, engineProblems, selectorProblem } from './schema';
 export type { QueryRoot } from './extract';
 export { unwrapRedirect, applyRedirectRule, decodeBase64Url, isRedirectWrapper } from './redirect';
-export { hostMatches, domainMatches, isAdHost, AD_TRACKING_DOMAINS } from './hosts';
+export { hostMatches, domainMatches, isAdHost, siteOf, AD_TRACKING_DOMAINS } from './hosts';
 export { ENGINES } from './engines/index';
-export type { EngineSpec, RedirectRule, SerpExtraction, SerpResult } from './types';
+export type { EngineSpec, ExtractOptions, RedirectRule, SerpExtraction, SerpResult } from './types';

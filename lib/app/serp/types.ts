@@ -1,6 +1,7 @@
 /**
  * Search-results-page vocabulary. Engines are described as plain data (EngineSpec), in the spirit of uBlacklist's
- * per-engine files: when an engine changes its markup, its data file changes, not the extractor.
+ * per-engine files: when an engine changes its markup, its data file changes, not the extractor. `schema.ts` checks
+ * every engine file against this shape (CSS selectors included) in the unit tests and at build time.
  */
 
 /**
@@ -43,27 +44,47 @@ export interface EngineSpec {
   results: {
     /**
      * Elements holding organic results: one result each, or a whole results region. The first selector that yields
-     * results wins. Containers inside another matched container are ignored.
+     * results wins (a selector list such as '#a, #b' takes both regions, in page order). Containers inside another
+     * matched container are ignored.
      */
     container: string[];
     /** Title elements inside a container (each title is one result); per container the first selector that matches is used. */
     title: string[];
+    /** Elements inside a title that are not part of its text (a URL breadcrumb the engine draws above the title). */
+    titleExclude?: string[];
     /** The result's link when the title is neither inside nor around one. */
     link: string[];
-    /** The result's description. */
+    /** The result's description (when none matches, the longest link-free text of the result is taken). */
     snippet: string[];
   };
   /** Blocks that are never organic results: ads, "people also ask", carousels, related searches. */
   exclude: string[];
+  /**
+   * Headings of modules that are not organic results although their items look like results (Google's
+   * "Discussions and forums", "Top stories"): the block a heading opens (its nearest ancestor holding result titles,
+   * none of them before the heading, at most three levels up) is left out.
+   */
+  sectionHeadings?: string[];
   /** Markers that, found inside a result, make it an ad (e.g. a "Sponsored" label). */
   adMarkers?: string[];
   /** How the engine wraps result links. */
   redirect?: RedirectRule[];
   /**
-   * Domains that belong to the engine (patterns as in `hosts`; subdomains included): links there are never seeds.
-   * The host of the results page itself always counts.
+   * Path prefixes that are the engine's own navigation on its results hosts (`hosts`): redirects, verticals,
+   * settings. Links there are never seeds; nor are links to `paths` there, nor any known engine's results page
+   * with a query. Elsewhere the engine's own sites are organic results like any other (a search for "google" finds
+   * www.google.com/maps and support.google.com).
    */
-  ownDomains?: string[];
+  navigationPaths?: string[];
+  /** Domains the engine serves its furniture from (images, caches, trackers; subdomains included): never seeds. */
+  serviceDomains?: string[];
+  /** Bot-challenge pages ("unusual traffic"): they show no results; the query is in the URL they continue to. */
+  challenge?: {
+    /** Paths of the challenge page (matched like `paths`). */
+    paths: string[];
+    /** Query parameter holding the URL of the results page the challenge stands in for. */
+    continueParam: string;
+  };
 }
 
 /** One organic result. */
@@ -84,10 +105,29 @@ export interface SerpExtraction {
   engine: string | null;
   /** The search query, whitespace-collapsed ('' when none was found). */
   query: string;
-  /** Organic results in page order, deduplicated by canonical URL. */
+  /** Organic results in page order, deduplicated by canonical URL, visible ones only, at most `maxResults`. */
   results: SerpResult[];
   /** Number of links (a[href]) on the page, for diagnostics ("10 results among 143 links"). */
   linkCount: number;
   /** 'engine': the engine's selectors found the results; 'fallback': the structural fallback did. */
   via: 'engine' | 'fallback';
+  /** True on a bot-challenge page (no results; `query` is the one the challenge stands in for). */
+  challenge: boolean;
+  /** Result links left out because the user cannot see them (hidden, zero-size, off-screen, aria-hidden). */
+  hidden: number;
+  /** Results left out beyond the cap (a results page has tens of results, not hundreds). */
+  overCap: number;
+}
+
+/** How the extractor sees the page beyond its markup. */
+export interface ExtractOptions {
+  /**
+   * Whether the user can see an element. The default tells what the markup alone says (`markupVisible`: the
+   * `hidden` attribute or inline `display:none` on it or an ancestor, inline `visibility:hidden` or `opacity:0` on
+   * it); the content script passes a check of the rendered page (`isRendered`: computed style, size, position).
+   * `aria-hidden` on a result's own block is always checked.
+   */
+  isVisible?: (el: Element) => boolean;
+  /** At most this many results (default: 100 on a known engine's page, 50 on any other page). */
+  maxResults?: number;
 }

@@ -1,9 +1,9 @@
 /**
- * Rules both CrawlStore implementations share, so they stay behaviour-identical: input validation,
- * paging arguments, the orderings IndexedDB's indexes produce, and the patch merge.
+ * Rules the CrawlStore implementations share, so they stay behaviour-identical: input validation, list windows,
+ * the orderings IndexedDB's indexes produce, and the patch merge.
  */
 import type { PageResult, SkipRecord } from '../../engine';
-import type { CrawlProgress, CrawlRecord } from './types';
+import type { CrawlProgress, CrawlRecord, ListWindow } from './types';
 
 /** Rejects values IndexedDB could not key or index (an unindexable record would silently vanish from listings). */
 export function checkCrawl(record: CrawlRecord): void {
@@ -45,8 +45,8 @@ export function checkSkips(crawlId: string, skips: SkipRecord[]): void {
   });
 }
 
-/** Normalized paging window: offset >= 0, limit >= 0 or Infinity (absent, NaN or Infinity mean "all"). */
-export function pageWindow(opts?: { offset?: number; limit?: number }): { offset: number; limit: number } {
+/** Normalized list window: offset >= 0, limit >= 0 or Infinity (absent, NaN or Infinity mean "all"). */
+export function listWindow(opts?: ListWindow): { offset: number; limit: number } {
   const rawOffset = Number(opts?.offset ?? 0);
   const rawLimit = opts?.limit === undefined ? Infinity : Number(opts.limit);
   const offset = Number.isFinite(rawOffset) && rawOffset > 0 ? Math.floor(rawOffset) : 0;
@@ -82,7 +82,7 @@ export function mergePatch(record: CrawlRecord, patch: Partial<Omit<CrawlRecord,
   return merged;
 }
 
-/** A checkpoint must at least be an object (its contents are the crawl loop's business). */
+/** A checkpoint must at least be an object (its contents are the engine's business: the store keeps it opaque). */
 export function checkCheckpoint(crawlId: string, checkpoint: unknown): void {
   checkId(crawlId);
   if (!checkpoint || typeof checkpoint !== 'object') throw new TypeError('CrawlStore: checkpoint must be an object');
@@ -94,8 +94,14 @@ export function checkProgress(crawlId: string, progress: CrawlProgress): void {
   if (!progress || typeof progress !== 'object') throw new TypeError('CrawlStore: progress must be an object');
   checkPages(crawlId, progress.pages);
   checkSkips(crawlId, progress.skips);
-  checkCheckpoint(crawlId, progress.checkpoint);
+  if (progress.checkpoint !== null) checkCheckpoint(crawlId, progress.checkpoint);
   if (progress.patch !== undefined && (!progress.patch || typeof progress.patch !== 'object')) {
     throw new TypeError('CrawlStore: patch must be an object');
   }
+}
+
+/** The window of an already ordered list. */
+export function sliceWindow<T>(all: T[], window?: ListWindow): T[] {
+  const { offset, limit } = listWindow(window);
+  return all.slice(offset, limit === Infinity ? undefined : offset + limit);
 }

@@ -2,20 +2,24 @@
  * IndexedDB CrawlStore (the extension's persistent storage), built on `idb`. Runs in the service worker, extension
  * pages and Workers; under Node only with `fake-indexeddb` loaded (tests).
  *
- * Layout (version 1):
+ * Layout:
  *  - crawls       key id,               index byUpdatedAt (updatedAt)          -> listCrawls newest first
  *  - pages        key [crawlId, url],   index byScore [crawlId, score]         -> getPages best first, cursor-paged
- *  - skips        key [crawlId, url],   index byTime [crawlId, at]             -> getSkips oldest first
+ *  - skips        key [crawlId, url],   index byTime [crawlId, at]             -> getSkips oldest first, cursor-paged
  *  - checkpoints  key crawlId
  * Pages and skips are wrapped as { crawlId, page } / { crawlId, skip } so the engine's objects are stored untouched.
+ *
+ * Database versions: 1 created the stores; 2 (record layout 2, lib/app/store/migrate.ts) moves the outputs version-1
+ * checkpoints held into the page and skip lists, drops the checkpoints of finished crawls and versions the records.
  */
-import { openDB, type DBSchema, type IDBPDatabase } from 'idb';
+import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../engine';
-import { checkCheckpoint, checkCrawl, checkId, checkPages, checkProgress, checkSkips, mergePatch, pageWindow } from './common';
-import type { CrawlRecord, CrawlStore } from './types';
+import { checkCheckpoint, checkCrawl, checkId, checkPages, checkProgress, checkSkips, listWindow, mergePatch } from './common';
+import { migrateRecord, splitCheckpoint, type StoredRecord } from './migrate';
+import type { CrawlRecord, CrawlStore, ListWindow } from './types';
 
-/** Schema version; bump it and extend `upgrade` when the layout changes. */
-export const DB_VERSION = 1;
+/** Database version; bump it and extend `upgrade` when the layout changes. */
+export const DB_VERSION = 2;
 
 interface StoredPage {
   crawlId: string;
@@ -38,6 +42,28 @@ interface ForagerDB extends DBSchema {
 }
 
 type Db = IDBPDatabase<ForagerDB>;
+type UpgradeTx = IDBPTransaction<ForagerDB, StoreNames<ForagerDB>[], 'versionchange'>;
+
+/** Database 1 -> 2, inside the upgrade transaction: see the module comment. Pages already listed are kept as they are. */
+async function upgradeFrom1(tx: UpgradeTx): Promise<void> {
+  const crawls = tx.objectStore('crawls');
+  const finished = new Set<string>();
+  for (let cursor = await crawls.openCursor(); cursor; cursor = await cursor.continue()) {
+    const record = migrateRecord(cursor.value as StoredRecord);
+    if (record.status === 'done') finished.add(record.id);
+    await cursor.update(record);
+  }
+  const pages = tx.objectStore('pages');
+  const skips = tx.objectStore('skips');
+  for (let cursor = await tx.objectStore('checkpoints').openCursor(); cursor; cursor = await cursor.continue()) {
+    const { crawlId } = cursor.value;
+    const split = splitCheckpoint(cursor.value.checkpoint);
+    for (const page of split.pages) if ((await pages.count([crawlId, page.url])) === 0) await pages.put({ crawlId, page });
+    for (const skip of split.skips) if ((await skips.count([crawlId, skip.url])) === 0) await skips.put({ crawlId, skip });
+    if (finished.has(crawlId)) await cursor.delete();
+    else await cursor.update({ crawlId, checkpoint: split.checkpoint });
+  }
+}
 
 /** The IndexedDB store, plus `close()` to release its connection (it reopens by itself on next use). */
 export interface IdbCrawlStore extends CrawlStore {
@@ -102,7 +128,18 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
       if (current === opening) current = undefined;
     };
     const opening = openDB<ForagerDB>(dbName, DB_VERSION, {
-      upgrade(database, oldVersion) {
+      upgrade(database, oldVersion, _newVersion, transaction) {
+        if (oldVersion === 1) {
+          // A failed migration must not leave a half-upgraded database: abort the upgrade (the open then fails).
+          upgradeFrom1(transaction).catch((error: unknown) => {
+            console.error('[forager] database upgrade failed', error);
+            try {
+              transaction.abort();
+            } catch {
+              // already finished
+            }
+          });
+        }
         if (oldVersion < 1) {
           database.createObjectStore('crawls', { keyPath: 'id' }).createIndex('byUpdatedAt', 'updatedAt');
           database
@@ -227,6 +264,15 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
       });
     },
 
+    deleteAll() {
+      return run('deleting all crawls', async (db) => {
+        const tx = db.transaction(['crawls', 'pages', 'skips', 'checkpoints'], 'readwrite');
+        await commit(tx, (add) => {
+          for (const name of ['crawls', 'pages', 'skips', 'checkpoints'] as const) add(tx.objectStore(name).clear());
+        });
+      });
+    },
+
     addPages(crawlId, pages) {
       return run('saving pages', async (db) => {
         checkPages(crawlId, pages);
@@ -238,10 +284,10 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
       });
     },
 
-    getPages(crawlId, opts) {
+    getPages(crawlId, window) {
       return run('reading pages', async (db) => {
         checkId(crawlId);
-        const { offset, limit } = pageWindow(opts);
+        const { offset, limit } = listWindow(window);
         const out: PageResult[] = [];
         if (limit === 0) return out;
         if (limit === Infinity) {
@@ -293,11 +339,31 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
       });
     },
 
-    getSkips(crawlId) {
+    getSkips(crawlId, window?: ListWindow) {
       return run('reading skipped URLs', async (db) => {
         checkId(crawlId);
-        const rows = await db.getAllFromIndex('skips', 'byTime', crawlNumbers(crawlId));
-        return rows.map((r) => r.skip);
+        const w = listWindow(window);
+        if (w.offset === 0 && w.limit === Infinity) {
+          return (await db.getAllFromIndex('skips', 'byTime', crawlNumbers(crawlId))).map((r) => r.skip);
+        }
+        const out: SkipRecord[] = [];
+        if (w.limit === 0) return out;
+        const tx = db.transaction('skips');
+        let cursor = await tx.store.index('byTime').openCursor(crawlNumbers(crawlId));
+        if (cursor && w.offset > 0) cursor = await cursor.advance(w.offset);
+        while (cursor) {
+          out.push(cursor.value.skip);
+          cursor = out.length < w.limit ? await cursor.continue() : null;
+        }
+        await tx.done;
+        return out;
+      });
+    },
+
+    countSkips(crawlId) {
+      return run('counting skipped URLs', async (db) => {
+        checkId(crawlId);
+        return db.count('skips', crawlKeys(crawlId));
       });
     },
 
@@ -321,7 +387,9 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
           for (const page of progress.pages) add(pages.put({ crawlId, page }));
           const skips = tx.objectStore('skips');
           for (const skip of progress.skips) add(skips.put({ crawlId, skip }));
-          add(tx.objectStore('checkpoints').put({ crawlId, checkpoint: progress.checkpoint }));
+          const checkpoints = tx.objectStore('checkpoints');
+          if (progress.checkpoint === null) add(checkpoints.delete(crawlId));
+          else add(checkpoints.put({ crawlId, checkpoint: progress.checkpoint }));
           const patch = progress.patch;
           if (patch) {
             add(

@@ -1,7 +1,18 @@
 /**
- * Crawl persistence: the CrawlStore interface and its two behaviour-identical implementations
- * (IndexedDB for the extension, in-memory for tests and the CLI).
+ * Crawl persistence: the CrawlStore interface and its behaviour-identical backends, in memory and IndexedDB here;
+ * the file backend (Node only) is imported from './file-store' directly, so the extension never bundles it.
  */
-export type { CrawlProgress, CrawlRecord, CrawlSettings, CrawlStatus, CrawlStore, SeedSource } from './types';
+export type {
+  CrawlProgress,
+  CrawlRecord,
+  CrawlSettings,
+  CrawlStatus,
+  CrawlStore,
+  FetchSettings,
+  ListWindow,
+  SeedSource,
+} from './types';
+export { RECORD_VERSION } from './types';
 export { createMemoryStore } from './memory-store';
 export { createIdbStore, DB_VERSION, type IdbCrawlStore } from './idb-store';
+export { migrateRecord, recordProblems, splitCheckpoint } from './migrate';

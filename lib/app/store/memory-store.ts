@@ -1,7 +1,7 @@
 /**
- * In-memory CrawlStore for tests and the CLI. Behaves like the IndexedDB store: values are structured-cloned on the
- * way in and out (callers can never alias stored data), the same inputs are rejected, and results come back in the
- * same order the IndexedDB indexes produce.
+ * In-memory CrawlStore for tests and a command-line crawl without --save. Behaves like the IndexedDB store: values
+ * are structured-cloned on the way in and out (callers can never alias stored data), the same inputs are rejected,
+ * and results come back in the same order the IndexedDB indexes produce. The file store keeps its data in one.
  */
 import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../engine';
 import {
@@ -15,7 +15,7 @@ import {
   mergePatch,
   newestFirst,
   oldestFirst,
-  pageWindow,
+  sliceWindow,
 } from './common';
 import type { CrawlRecord, CrawlStore } from './types';
 
@@ -66,6 +66,13 @@ export function createMemoryStore(): CrawlStore {
       checkpoints.delete(id);
     },
 
+    async deleteAll() {
+      crawls.clear();
+      pages.clear();
+      skips.clear();
+      checkpoints.clear();
+    },
+
     async addPages(crawlId, list) {
       checkPages(crawlId, list);
       const copies = structuredClone(list); // all or nothing, like one transaction
@@ -73,11 +80,9 @@ export function createMemoryStore(): CrawlStore {
       for (const p of copies) m.set(p.url, p);
     },
 
-    async getPages(crawlId, opts) {
+    async getPages(crawlId, window) {
       checkId(crawlId);
-      const { offset, limit } = pageWindow(opts);
-      const all = [...(pages.get(crawlId)?.values() ?? [])].sort(bestFirst);
-      return structuredClone(all.slice(offset, limit === Infinity ? undefined : offset + limit));
+      return structuredClone(sliceWindow([...(pages.get(crawlId)?.values() ?? [])].sort(bestFirst), window));
     },
 
     async countPages(crawlId) {
@@ -92,9 +97,14 @@ export function createMemoryStore(): CrawlStore {
       for (const s of copies) m.set(s.url, s);
     },
 
-    async getSkips(crawlId) {
+    async getSkips(crawlId, window) {
       checkId(crawlId);
-      return structuredClone([...(skips.get(crawlId)?.values() ?? [])].sort(oldestFirst));
+      return structuredClone(sliceWindow([...(skips.get(crawlId)?.values() ?? [])].sort(oldestFirst), window));
+    },
+
+    async countSkips(crawlId) {
+      checkId(crawlId);
+      return skips.get(crawlId)?.size ?? 0;
     },
 
     async saveCheckpoint(crawlId, checkpoint) {
@@ -112,7 +122,8 @@ export function createMemoryStore(): CrawlStore {
       for (const p of copies.pages) pageBucket.set(p.url, p);
       const skipBucket = bucket(skips, crawlId);
       for (const s of copies.skips) skipBucket.set(s.url, s);
-      checkpoints.set(crawlId, copies.checkpoint);
+      if (copies.checkpoint === null) checkpoints.delete(crawlId);
+      else checkpoints.set(crawlId, copies.checkpoint);
       if (merged) crawls.set(crawlId, merged);
     },
 

@@ -1,5 +1,8 @@
 import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord, Topic } from '../../engine';
 
+/** Version of the stored crawl record layout ({@link CrawlRecord.version}); lib/app/store/migrate.ts upgrades older ones. */
+export const RECORD_VERSION = 2;
+
 /** The settings a crawl was started with (what the popup offers). */
 export interface CrawlSettings {
   strategy: string;
@@ -12,8 +15,27 @@ export interface CrawlSettings {
   stayOnSeedSites: boolean;
   /** RNG seed, for reproducible runs. */
   seed: number;
+  /** How requests are made, when not the defaults: the command line's options (the extension's UI never sets it). */
+  fetch?: FetchSettings;
 }
 
+/** Request options the command line offers; kept with its crawls so `--resume` fetches as the first run did. */
+export interface FetchSettings {
+  /** Requests in flight over all sites. */
+  concurrency: number;
+  timeoutMs: number;
+  /** Bytes read per page. */
+  maxBytes: number;
+  respectRobots: boolean;
+  /** Loopback and private addresses allowed (`--allow-private`: a local test web). */
+  allowPrivate: boolean;
+}
+
+/**
+ * running: a background is crawling it (or was, until it died: recovery decides). paused: waits for Resume.
+ * stopped: stopped by the user, resumable. done: finished (budget reached or nothing left), not resumable.
+ * error: failed, with the reason in `error`; never relaunched by recovery, resumable by the user when it can be.
+ */
 export type CrawlStatus = 'running' | 'paused' | 'stopped' | 'done' | 'error';
 
 /** Where the seeds came from. */
@@ -24,8 +46,10 @@ export interface SeedSource {
   pageUrl?: string;
 }
 
-/** One crawl, as kept in storage (the "result list"). Its pages and checkpoint live in their own stores. */
+/** One crawl, as kept in storage (the "result list"). Its pages, skips and checkpoint live in their own stores. */
 export interface CrawlRecord {
+  /** Layout version ({@link RECORD_VERSION}); records written before versions existed have none (version 1). */
+  version: typeof RECORD_VERSION;
   id: string;
   name: string;
   topic: Topic;
@@ -46,15 +70,23 @@ export interface CrawlProgress {
   pages: PageResult[];
   /** Skips that arrived since the last write (as addSkips). */
   skips: SkipRecord[];
-  /** The crawl's checkpoint (replaces the stored one). */
-  checkpoint: CrawlCheckpoint;
+  /** The crawl's resume state (replaces the stored one); null deletes it (a finished crawl is never resumed). */
+  checkpoint: CrawlCheckpoint | null;
   /** Fields to merge into the crawl record (as updateCrawl); nothing is written to it when the crawl is unknown. */
   patch?: Partial<Omit<CrawlRecord, 'id'>>;
 }
 
+/** A window of a list: skip `offset` entries, return at most `limit` (all when absent). */
+export interface ListWindow {
+  offset?: number;
+  limit?: number;
+}
+
 /**
- * Persistence for crawls. Two implementations: IndexedDB (idb) for the extension, in-memory for tests and the CLI.
- * Pages are stored per crawl, keyed by URL, so writing the same page twice keeps one copy.
+ * Persistence for crawls, behind one interface with three behaviour-identical implementations: in memory (tests, a
+ * command-line crawl without --save), IndexedDB (the extension) and files (the command line's --save/--resume).
+ * Pages and skips are stored per crawl, keyed by URL, so writing the same one twice keeps one copy; they are only
+ * ever added, never rewritten as a whole. The checkpoint is the crawl's resume state alone, opaque to the store.
  */
 export interface CrawlStore {
   putCrawl(record: CrawlRecord): Promise<void>;
@@ -65,18 +97,23 @@ export interface CrawlStore {
   updateCrawl(id: string, patch: Partial<Omit<CrawlRecord, 'id'>>): Promise<CrawlRecord | undefined>;
   /** Deletes the crawl, its pages, skips and checkpoint. */
   deleteCrawl(id: string): Promise<void>;
+  /** Deletes every crawl with its pages, skips and checkpoint, in one write: all of it or (on failure) none. */
+  deleteAll(): Promise<void>;
   addPages(crawlId: string, pages: PageResult[]): Promise<void>;
-  /** Pages of a crawl, best score first. */
-  getPages(crawlId: string, opts?: { offset?: number; limit?: number }): Promise<PageResult[]>;
+  /** Pages of a crawl, best score first (ties by URL, descending). */
+  getPages(crawlId: string, window?: ListWindow): Promise<PageResult[]>;
   countPages(crawlId: string): Promise<number>;
   addSkips(crawlId: string, skips: SkipRecord[]): Promise<void>;
-  getSkips(crawlId: string): Promise<SkipRecord[]>;
+  /** Skipped URLs of a crawl, oldest first (ties by URL). */
+  getSkips(crawlId: string, window?: ListWindow): Promise<SkipRecord[]>;
+  countSkips(crawlId: string): Promise<number>;
   saveCheckpoint(crawlId: string, checkpoint: CrawlCheckpoint): Promise<void>;
   getCheckpoint(crawlId: string): Promise<CrawlCheckpoint | undefined>;
   /**
-   * Pages, skips, checkpoint and record patch of a running crawl in one atomic write (one IndexedDB transaction): a
-   * reader, or a worker that starts after a kill, sees all of it or none of it, so the stored pages always match
-   * the stored checkpoint. Rejects (writing nothing) on the inputs addPages / addSkips / saveCheckpoint reject.
+   * New pages and skips, the checkpoint and a record patch of a running crawl in one atomic write (one IndexedDB
+   * transaction; for files, appends before the checkpoint's rename): whoever reads next, a worker started after a
+   * kill included, never sees a checkpoint that counts a page the store does not hold. Rejects (writing nothing) on
+   * the inputs addPages / addSkips / saveCheckpoint reject.
    */
   saveProgress(crawlId: string, progress: CrawlProgress): Promise<void>;
 }

@@ -1,9 +1,11 @@
 /**
  * Topic-word highlighting for the UIs, as data: a text cut into segments, some marked. The UIs turn segments into
- * text nodes and <mark> elements, so page text is never parsed as HTML. Words match when they stem to a topic term
+ * text nodes and <mark> elements, so page text is never parsed as HTML; control and bidi-override characters are
+ * removed first (lib/app/text-safety), so a title cannot display reversed. Words match when they stem to a topic term
  * (the same tokenizer the evaluator scores with), so "brewing" lights up for the topic "brew".
  */
 import { tokenize } from '../../engine';
+import { oneLine } from '../text-safety';
 
 export interface Segment {
   text: string;
@@ -13,12 +15,16 @@ export interface Segment {
 const WORD = /[\p{L}\p{N}][\p{L}\p{M}\p{N}]*/gu;
 
 /** Stemmed topic terms, for repeated use with {@link highlightSegments}. */
-export function topicTerms(keywords: string, language?: string): Set<string> {
+export function highlightTerms(keywords: string, language?: string): Set<string> {
   return new Set(tokenize(keywords, language ?? 'en'));
 }
 
-/** Splits `text` into marked (topic word) and unmarked segments; concatenated they give `text` back unchanged. */
-export function highlightSegments(text: string, terms: Set<string>, language?: string): Segment[] {
+/**
+ * Splits `raw` into marked (topic word) and unmarked segments; concatenated they give back the text on one line,
+ * without control or bidi-override characters ({@link oneLine}), otherwise unchanged.
+ */
+export function highlightSegments(raw: string, terms: Set<string>, language?: string): Segment[] {
+  const text = oneLine(raw);
   if (!text) return [];
   if (terms.size === 0) return [{ text, mark: false }];
   const out: Segment[] = [];

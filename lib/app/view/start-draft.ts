@@ -5,13 +5,21 @@
  */
 import type { SerpInfo } from '../protocol';
 import type { SeedSource } from '../store/types';
-import { cleanSeed, MAX_SEEDS, MAX_TOPIC_LENGTH } from '../settings';
+import { cleanContext, cleanSeed, MAX_SEEDS, MAX_TOPIC_LENGTH } from '../settings';
+import { oneLine } from '../text-safety';
 
 /** A crawl about to be started: editable topic and seeds, and where they came from. */
 export interface StartDraft {
   topic: string;
   seeds: string[];
   source: SeedSource;
+  /**
+   * What else describes the topic: the results' titles and snippets, or the text around the link, selection or page
+   * a crawl starts from (Topic.context: it expands the topic's vector).
+   */
+  context: string[];
+  /** The lang attribute of the page the draft comes from (a hint to the topic's language). */
+  pageLang?: string;
 }
 
 /** The parts of contextMenus.OnClickData used here (Firefox adds linkText). */
@@ -23,13 +31,73 @@ export interface MenuClick {
   frameUrl?: string;
 }
 
-/** Page text the background could read for a topic (title and headings), when it could. */
+/** Page text the background could read for a topic, when it could. */
 export interface PageText {
   title?: string;
   headings?: string[];
+  /** <html lang>. */
+  lang?: string;
+  /** The text of the block holding the clicked link (its paragraph, list item or cell). */
+  linkContext?: string;
+  /** The first paragraph of the page's main text. */
+  intro?: string;
 }
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+/**
+ * Headings and link texts that name a kind of block, not a subject: they say nothing about a topic. Lowercase,
+ * without trailing punctuation.
+ */
+const GENERIC_TEXT = new Set([
+  'see also',
+  'related',
+  'related articles',
+  'related posts',
+  'related pages',
+  'contents',
+  'table of contents',
+  'on this page',
+  'in this article',
+  'navigation',
+  'menu',
+  'references',
+  'external links',
+  'further reading',
+  'notes',
+  'footnotes',
+  'comments',
+  'share',
+  'share this',
+  'more',
+  'read more',
+  'learn more',
+  'more info',
+  'click here',
+  'here',
+  'this',
+  'link',
+  'home',
+  'next',
+  'previous',
+  'prev',
+  'up',
+  'top',
+  'back',
+  'back to top',
+  'index',
+  'source',
+  'download',
+]);
+
+/** Whether a heading or link text is generic ("See also", "Read more »"): such text never becomes topic or context. */
+export function isGenericText(text: string): boolean {
+  const t = collapse(text)
+    .toLowerCase()
+    .replace(/^[\s\p{P}\p{S}]+|[\s\p{P}\p{S}]+$/gu, '');
+  return t === '' || GENERIC_TEXT.has(t);
+}
+
+/** Page text as a topic: one line, without control or bidi-override characters (a title is any page's to choose). */
+const collapse = (s: string) => oneLine(s);
 
 /**
  * The topic a page suggests: its title and its first headings, deduplicated, cut to a sensible length. Site names
@@ -40,7 +108,7 @@ export function topicFromPage(text: PageText): string {
   const seen = new Set<string>();
   for (const raw of [text.title ?? '', ...(text.headings ?? []).slice(0, 6)]) {
     const t = collapse(String(raw));
-    if (!t || seen.has(t.toLowerCase())) continue;
+    if (!t || isGenericText(t) || seen.has(t.toLowerCase())) continue;
     seen.add(t.toLowerCase());
     parts.push(t);
   }
@@ -50,7 +118,9 @@ export function topicFromPage(text: PageText): string {
 
 /**
  * The draft of a "Crawl from here" click. On a link: the link is the seed. On a page: the page is the seed. The topic
- * is the selection when there is one, else (Firefox) the link text, else the page's title and headings.
+ * is the selection when there is one, else (Firefox) the link text unless it is generic ("Read more"), else the
+ * page's title and headings (generic ones such as "See also" left out). The context is what surrounds it: the
+ * link's block (its paragraph or list item), else the page's title and first paragraph.
  */
 export function draftFromMenu(info: MenuClick, tab: { url?: string; title?: string } | undefined, page?: PageText): StartDraft {
   const link = cleanSeed(info.linkUrl);
@@ -58,12 +128,22 @@ export function draftFromMenu(info: MenuClick, tab: { url?: string; title?: stri
   const selection = collapse(info.selectionText ?? '');
   const seeds = link ? [link] : pageUrl ? [pageUrl] : [];
   let topic = selection;
-  if (!topic && link && info.linkText) topic = collapse(info.linkText);
+  const linkText = collapse(info.linkText ?? '');
+  if (!topic && link && linkText && !isGenericText(linkText)) topic = linkText;
   if (!topic) topic = topicFromPage({ title: page?.title ?? tab?.title, headings: page?.headings });
   const kind: SeedSource['kind'] = link ? 'link' : selection ? 'selection' : 'page';
   const source: SeedSource = { kind };
   if (pageUrl) source.pageUrl = pageUrl;
-  return { topic: topic.slice(0, MAX_TOPIC_LENGTH), seeds, source };
+  const context: string[] = [];
+  if (link && page?.linkContext) context.push(page.linkContext);
+  else {
+    const title = collapse(page?.title ?? tab?.title ?? '');
+    if (title && !topic.includes(title)) context.push(title);
+    if (page?.intro) context.push(page.intro);
+  }
+  const draft: StartDraft = { topic: topic.slice(0, MAX_TOPIC_LENGTH), seeds, source, context: cleanContext(context) };
+  if (page?.lang) draft.pageLang = page.lang.slice(0, 40);
+  return draft;
 }
 
 /** `#/new?…` for the results page's start view. */
@@ -75,6 +155,8 @@ export function startHash(draft: StartDraft): string {
   if (draft.source.pageUrl) q.set('page', draft.source.pageUrl);
   if (draft.source.engine) q.set('engine', draft.source.engine);
   if (draft.source.query) q.set('query', draft.source.query);
+  for (const c of draft.context) q.append('ctx', c);
+  if (draft.pageLang) q.set('lang', draft.pageLang);
   return `#/new?${q.toString()}`;
 }
 
@@ -97,7 +179,15 @@ export function parseStartHash(hash: string): StartDraft {
   if (engine) source.engine = engine.slice(0, 40);
   const query = q.get('query');
   if (query) source.query = collapse(query).slice(0, MAX_TOPIC_LENGTH);
-  return { topic: collapse(q.get('topic') ?? '').slice(0, MAX_TOPIC_LENGTH), seeds, source };
+  const draft: StartDraft = {
+    topic: collapse(q.get('topic') ?? '').slice(0, MAX_TOPIC_LENGTH),
+    seeds,
+    source,
+    context: cleanContext(q.getAll('ctx')),
+  };
+  const lang = q.get('lang');
+  if (lang) draft.pageLang = lang.slice(0, 40);
+  return draft;
 }
 
 /** Checks the content script's answer; null when it is not a results extraction. */
@@ -118,19 +208,27 @@ export function toSerpInfo(raw: unknown): SerpInfo | null {
       rank: typeof it.rank === 'number' && Number.isFinite(it.rank) ? it.rank : results.length + 1,
     });
   }
-  return {
+  const info: SerpInfo = {
     engine: typeof r.engine === 'string' ? r.engine.slice(0, 40) : null,
     query: typeof r.query === 'string' ? collapse(r.query).slice(0, MAX_TOPIC_LENGTH) : '',
     results,
     linkCount: typeof r.linkCount === 'number' && Number.isFinite(r.linkCount) ? r.linkCount : 0,
   };
+  if (typeof r.lang === 'string' && r.lang.trim()) info.lang = r.lang.trim().slice(0, 40);
+  return info;
 }
 
-/** The draft for the popup on a results page: the query as topic, the organic results as seeds. */
+/**
+ * The draft for the popup on a results page: the query as topic, the organic results as seeds, their titles and
+ * snippets as context (the engine's own description of the topic).
+ */
 export function draftFromSerp(serp: SerpInfo, pageUrl: string): StartDraft {
   const source: SeedSource = { kind: 'serp', query: serp.query };
   if (serp.engine) source.engine = serp.engine;
   const page = cleanSeed(pageUrl);
   if (page) source.pageUrl = page;
-  return { topic: serp.query, seeds: serp.results.map((r) => r.url), source };
+  const context = cleanContext(serp.results.flatMap((r) => [r.title, r.snippet]));
+  const draft: StartDraft = { topic: serp.query, seeds: serp.results.map((r) => r.url), source, context };
+  if (serp.lang) draft.pageLang = serp.lang;
+  return draft;
 }

@@ -1,7 +1,8 @@
 import { Parser } from 'htmlparser2';
 import type { EvaluationInput, Evaluator, LinkFeature, PageEvaluation, TermVector } from '../types';
-import { TermCounter, TermStream, tokenize, tokenizeInto } from '../text/tokenize';
-import { norm, topicVector } from '../text/vector';
+import { baseLanguage, DETECT_CHARS, detectLanguage, stemmerFor } from '../text/language';
+import { stopwordLanguage, TermCounter, TermStream, tokenize, tokenizeInto } from '../text/tokenize';
+import { keywordVector, norm, topicVector } from '../text/vector';
 import { canonicalizeUrl } from '../url/canonical';
 import { decodeHtml } from './charset';
 
@@ -9,9 +10,14 @@ import { decodeHtml } from './charset';
 export const DEFAULT_MAX_LINKS = 5000;
 /** Terms either side of a link kept as its context. */
 export const DEFAULT_CONTEXT_WINDOW = 10;
-/** Most distinct anchor texts merged into one deduplicated link, and their total length. */
+/**
+ * Most distinct anchor texts merged into one deduplicated link, and their total length: one anchor is cut there too
+ * (a hostile page wrapped 60,671 characters in one link), and no more raw anchor text than a few times that is kept
+ * while parsing.
+ */
 const MAX_ANCHORS = 4;
-const MAX_ANCHOR_CHARS = 300;
+export const MAX_ANCHOR_CHARS = 300;
+const MAX_RAW_ANCHOR_CHARS = 4 * MAX_ANCHOR_CHARS;
 const MAX_TITLE_CHARS = 500;
 /** Snippet: ~30 words, at most ~300 characters. */
 const SNIPPET_WORDS = 30;
@@ -83,10 +89,86 @@ const INLINE_TAGS = new Set([
 const F_SKIP = 1;
 const F_TITLE = 2;
 const F_LINK = 4;
+const F_BOILER = 8;
+const F_MAIN = 16;
+const F_SECTION = 32;
+
+/** Weight of boilerplate text (navigation, banners, link lists) in the page score when the topic does not set one. */
+export const DEFAULT_BOILERPLATE_WEIGHT = 0.2;
+/** A block whose share of tokens inside links exceeds this is a link list (navigation), weighted as boilerplate. */
+const LINK_DENSITY = 0.5;
+/** A main region counts once it holds this share of the page's tokens (a lone <main> heading does not). */
+const MAIN_SHARE = 0.2;
+
+/** Landmark roles that are not the page's own content. */
+const BOILER_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'menu',
+  'menubar',
+  'dialog',
+  'alertdialog',
+]);
+/**
+ * class / id words of navigation, site chrome and consent banners, as whole words or as a part of a dashed name
+ * ("site-footer", "cookie-banner"). Sphinx: sphinxsidebar, related; DocBook: navheader, navfooter, docnav, #banner; SQLite:
+ * menu, tagline and nosearch (its own mark for text its search skips).
+ * Not "header" or "sidebar": asciidoc's #header holds the page's name, DocBook's .sidebar boxes are content.
+ */
+const BOILER_NAMES =
+  /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr)(?=$|[\s_-])/i;
+/** class / id names of a page's main region. */
+const MAIN_NAMES = /(?:^|\s)(?:main|content|main-?content|doc-?content|article-?body|entry-content|post-content)(?=$|\s)/i;
+/** Elements whose class and id are read for the names above (text-level elements are not). */
+const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'body', 'span', 'p', 'dl']);
+
+/**
+ * Where an element puts its content: F_BOILER (navigation, header and footer outside a sectioning element, asides,
+ * landmark roles of site chrome, dialogs, names such as "sphinxsidebar" or "cookie-banner"), F_MAIN (<main>,
+ * <article>, role=main, names such as "content"), or neither. `inSection`: inside main/article/section, where a
+ * <header> or <footer> is the section's own.
+ */
+function zoneOf(name: string, attribs: Record<string, string>, inSection: boolean): number {
+  switch (name) {
+    case 'nav':
+    case 'aside':
+      return F_BOILER;
+    case 'header':
+    case 'footer':
+      return inSection ? 0 : F_BOILER;
+    case 'main':
+    case 'article':
+      return F_MAIN;
+  }
+  const role = attribs.role;
+  if (role !== undefined) {
+    const r = role.trim().toLowerCase();
+    if (r === 'main') return F_MAIN;
+    if (BOILER_ROLES.has(r)) return F_BOILER;
+  }
+  if (!CONTAINER_TAGS.has(name)) return 0;
+  const cls = attribs.class;
+  const id = attribs.id;
+  if (cls === undefined && id === undefined) return 0;
+  const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
+  if (BOILER_NAMES.test(names)) return F_BOILER;
+  if (MAIN_NAMES.test(names)) return F_MAIN;
+  return 0;
+}
+
+/** What a run of text is part of: the page's main region, boilerplate, or neither. */
+const KIND_NEUTRAL = 0;
+const KIND_MAIN = 1;
+const KIND_BOILER = 2;
 
 interface RawLink {
   href: string;
   anchor: string[];
+  /** Characters in `anchor` (kept below MAX_RAW_ANCHOR_CHARS). */
+  anchorChars: number;
   fallback: string;
   tokStart: number;
   tokEnd: number;
@@ -108,6 +190,22 @@ interface LinkAcc {
 const BLOCK = '\v';
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** A collapsed anchor cut to MAX_ANCHOR_CHARS, at a space when there is one in its last fifth. */
+function capAnchor(text: string): string {
+  if (text.length <= MAX_ANCHOR_CHARS) return text;
+  const cut = text.lastIndexOf(' ', MAX_ANCHOR_CHARS);
+  return text.slice(0, cut > MAX_ANCHOR_CHARS * 0.8 ? cut : MAX_ANCHOR_CHARS);
+}
+
+/** Adds text to a link's raw anchor, up to MAX_RAW_ANCHOR_CHARS in all. */
+function addAnchorText(link: RawLink, text: string): void {
+  const room = MAX_RAW_ANCHOR_CHARS - link.anchorChars;
+  if (room <= 0) return;
+  const part = text.length > room ? text.slice(0, room) : text;
+  link.anchor.push(part);
+  link.anchorChars += part.length;
+}
 
 function hasToken(value: string | undefined, token: string): boolean {
   if (!value) return false;
@@ -137,23 +235,101 @@ function resolveHttp(href: string, base: string): string | null {
  * and capped at `options.maxLinks` (5000) distinct URLs, after which the page's remaining links are ignored.
  * Links are returned even under meta robots nofollow: `robots.nofollow` tells the caller not to follow them.
  *
- * score = cosine(TF of visible text + title, topic vector); `terms`/`length` describe the same tokens.
+ * Main content over boilerplate, in the same pass: each run of text is tagged with where it stands (see zoneOf) and
+ * each block (text between block-level tags) counts its tokens and those inside links. Afterwards a run weighs
+ * `topic.weights.boilerplate` (default 0.2) when it is in navigation, site chrome or a consent banner or in a block
+ * that is mostly links, halfway between that and 1 when the page marks a main region and the run is outside it,
+ * else 1 (a boilerplate weight of 1 gives the plain cosine).
+ * score = cosine(weighted TF of the visible text + TF of the title, topic vector). `terms` and `length` are the plain,
+ * unweighted counts of the same tokens. The snippet comes from full-weight text when the page has any, and never
+ * from boilerplate.
  * Never throws on hostile bytes: truncated, malformed or binary input yields whatever text it holds.
  */
 export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = {}): PageEvaluation {
-  const language = input.topic?.language ?? 'en';
+  const decoded = decodeHtml(input.body ?? new Uint8Array(0), input.contentType);
+  const declared = declaredLanguage(decoded.text);
+  const topicLanguage = baseLanguage(input.topic?.language);
+  // Text is analysed in the page's language when it says one, else in the topic's.
+  const textLanguage = declared ?? input.topic?.language ?? 'en';
+  let page = evaluateIn(input, options, decoded.text, decoded.charset, textLanguage, declared === undefined);
+  let language = declared;
+  const readIn = baseLanguage(textLanguage) ?? 'en';
+  const readWithStops = stopwordLanguage(textLanguage) !== 'eng' || readIn === 'en';
+  if (language === undefined && readWithStops && page.stopShare >= OWN_STOP_SHARE) {
+    // So many of its words are stop words of the language it was read in that it is in that language: no detector.
+    language = readIn;
+  } else if (language === undefined) {
+    language = detectLanguage(page.sample);
+    // Read in the wrong language: again in its own, so its terms are right (a page in another language than the
+    // topic's without any lang attribute: rare, and then it scores low anyway).
+    if (language !== undefined && language !== readIn && !analysedAlike(language, textLanguage)) {
+      page = evaluateIn(input, options, decoded.text, decoded.charset, language, false);
+    }
+  }
+  const evaluation = page.evaluation;
+  if (language !== undefined) {
+    evaluation.language = language;
+    if (topicLanguage !== undefined && !input.topic.allLanguages && sameLanguage(language, topicLanguage) === false) {
+      evaluation.score *= OTHER_LANGUAGE_WEIGHT;
+    }
+  }
+  return evaluation;
+}
+
+/**
+ * Share of a page's words that are stop words of the language it was read in above which it is taken to be in that
+ * language without running the detector (about a third in English prose; 2-23% in the handbook's translations read
+ * as English, up to 41% where the translation left English paragraphs).
+ */
+const OWN_STOP_SHARE = 0.3;
+
+/** Factor on the score of a page in another language than the topic's (unless the topic takes all languages). */
+export const OTHER_LANGUAGE_WEIGHT = 0.1;
+
+/** The first `lang` attribute of the page (<html lang>, or the first element that has one), as an ISO 639-1 base. */
+const LANG_ATTRIBUTE = /\slang\s*=\s*["']?\s*([A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8})*)/i;
+function declaredLanguage(html: string): string | undefined {
+  const m = LANG_ATTRIBUTE.exec(html);
+  return m ? baseLanguage(m[1]) : undefined;
+}
+
+/** Pairs the detector confuses (Indonesian and Malay; the Serbo-Croatian standards) count as one language. */
+const SAME_LANGUAGE: Record<string, string> = { ms: 'id', bs: 'hr', sr: 'hr' };
+function sameLanguage(a: string, b: string): boolean {
+  return (SAME_LANGUAGE[a] ?? a) === (SAME_LANGUAGE[b] ?? b);
+}
+
+/** Whether text in `language` is tokenized just as in `other` (neither has its own stop list or stemmer). */
+function analysedAlike(language: string, other: string): boolean {
+  const own = (l: string) => stopwordLanguage(l) !== 'eng' || stemmerFor(baseLanguage(l) ?? '') !== null;
+  return !own(language) && !own(other);
+}
+
+/**
+ * One pass over the page, its text analysed in `language`; with `wantSample`, also the first DETECT_CHARS
+ * characters of its heaviest text, for language detection.
+ */
+function evaluateIn(
+  input: EvaluationInput,
+  options: EvaluateOptions,
+  html: string,
+  charset: string,
+  language: string,
+  wantSample: boolean,
+): { evaluation: PageEvaluation; sample: string; stopShare: number } {
   const window = Math.max(0, input.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   const maxLinks = Math.max(0, options.maxLinks ?? DEFAULT_MAX_LINKS);
+  const boilerWeight = clampWeight(input.topic?.weights?.boilerplate, DEFAULT_BOILERPLATE_WEIGHT);
   // Raw links kept for resolution after parsing (the <base> may come later); bounded against link floods.
   const rawCap = Math.max(maxLinks * 4, 100);
-  const { text: html, charset } = decodeHtml(input.body ?? new Uint8Array(0), input.contentType);
 
   const tokens: string[] = [];
   const tokenOffsets: number[] = [];
-  const topic = topicVector(input.topic ?? { keywords: '' });
+  const topicInput = input.topic ?? { keywords: '' };
+  const topic = topicVector(topicInput);
   const counter = new TermCounter();
-  // Positions of topic terms, for the snippet.
-  counter.watch(Object.keys(topic), language, tokens);
+  // Positions of the query's terms, for the snippet (expansion terms from the results page do not pick it).
+  counter.watch(Object.keys(keywordVector(topicInput)), language, tokens);
   // Text is tokenized as the parser hands it over, chunk by chunk, never joined into one string (joining thousands of
   // chunks, twice, was about a tenth of an evaluation on text-heavy pages); a link's start and end are word breaks,
   // as its context counts tokens.
@@ -164,6 +340,20 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
   const partStarts: number[] = [];
   let textLen = 0;
   let lastIsBlock = true;
+
+  // Where text stands: runs of one kind within one block (first token, text offset, kind, block), and per block its
+  // first token and how many of its tokens are inside links. Weights are decided after the pass.
+  const runToken: number[] = [];
+  const runText: number[] = [];
+  const runKind: number[] = [];
+  const runBlock: number[] = [];
+  const blockToken: number[] = [0];
+  const blockLinkTokens: number[] = [0];
+  let block = 0;
+  let runOpen = false;
+  let boilerDepth = 0;
+  let mainDepth = 0;
+  let sectionDepth = 0;
 
   const flags: number[] = [];
   let skipDepth = 0;
@@ -184,12 +374,17 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
       partStarts.push(textLen);
       textLen += BLOCK.length;
       lastIsBlock = true;
+      block++;
+      blockToken.push(tokens.length);
+      blockLinkTokens.push(0);
+      runOpen = false;
     }
   };
   const endLink = () => {
     if (!current) return;
     stream.end();
     current.tokEnd = tokens.length;
+    blockLinkTokens[block] += current.tokEnd - current.tokStart;
     current = null;
   };
 
@@ -200,6 +395,14 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
         if (SKIP_TAGS.has(name) || attribs.hidden !== undefined) {
           f |= F_SKIP;
           skipDepth++;
+        }
+        const zone = zoneOf(name, attribs, sectionDepth > 0);
+        if (zone === F_BOILER) boilerDepth++;
+        else if (zone === F_MAIN) mainDepth++;
+        f |= zone;
+        if (name === 'main' || name === 'article' || name === 'section' || name === 'aside' || name === 'nav') {
+          f |= F_SECTION;
+          sectionDepth++;
         }
         switch (name) {
           case 'html':
@@ -234,13 +437,15 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
               stream.end();
               const link: RawLink = {
                 href: attribs.href,
-                anchor: name === 'area' && attribs.alt ? [attribs.alt] : [],
+                anchor: [],
+                anchorChars: 0,
                 fallback: attribs['aria-label'] || attribs.title || '',
                 tokStart: tokens.length,
                 tokEnd: tokens.length,
                 nofollow: hasToken(attribs.rel, 'nofollow'),
                 depth: flags.length + 1,
               };
+              if (name === 'area' && attribs.alt) addAnchorText(link, attribs.alt);
               if (rawLinks.length < rawCap && skipDepth === 0) rawLinks.push(link);
               if (name === 'a') {
                 current = link;
@@ -249,17 +454,26 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
             }
             break;
           case 'img':
-            if (current && skipDepth === 0 && attribs.alt) current.anchor.push(` ${attribs.alt} `);
+            if (current && skipDepth === 0 && attribs.alt) addAnchorText(current, ` ${attribs.alt} `);
             break;
         }
         flags.push(f);
         if (!INLINE_TAGS.has(name)) boundary();
+        else if (zone !== 0) runOpen = false;
       },
       ontext(text) {
         if (skipDepth > 0) return;
         if (titleDepth > 0) {
           titleParts.push(text);
           return;
+        }
+        if (!runOpen) {
+          // A new run: its kind is the innermost zone's (boilerplate inside a main region stays boilerplate).
+          runOpen = true;
+          runToken.push(tokens.length);
+          runText.push(textLen);
+          runKind.push(boilerDepth > 0 ? KIND_BOILER : mainDepth > 0 ? KIND_MAIN : KIND_NEUTRAL);
+          runBlock.push(block);
         }
         // The whole page is written at once, so raw text sits at [rawStart, rawEnd) of `html` (checked by length).
         if (parser.rawStart >= 0 && parser.rawEnd - parser.rawStart === text.length) {
@@ -271,7 +485,7 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
         partStarts.push(textLen);
         textLen += text.length;
         lastIsBlock = false;
-        if (current) current.anchor.push(text);
+        if (current) addAnchorText(current, text);
       },
       onclosetag(name) {
         const f = flags.pop() ?? 0;
@@ -280,8 +494,12 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
           titleDepth--;
           titleDone = true;
         }
+        if (f & F_BOILER) boilerDepth--;
+        else if (f & F_MAIN) mainDepth--;
+        if (f & F_SECTION) sectionDepth--;
         if (f & F_LINK && current && current.depth === flags.length + 1) endLink();
         if (!INLINE_TAGS.has(name)) boundary();
+        else if (f & (F_BOILER | F_MAIN)) runOpen = false;
       },
     },
     { decodeEntities: true },
@@ -295,14 +513,19 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
   const titleTerms: string[] = [];
   if (title) tokenizeInto(title, language, titleTerms, undefined, 0, counter);
   const terms: TermVector = counter.vector();
-  // cosine(terms, topic), with the page's norm taken from the counter rather than a walk over a large object.
-  let dot = 0;
-  for (const k in topic) dot += topic[k] * (terms[k] ?? 0);
-  const score = dot === 0 ? 0 : Math.min(1, dot / (Math.sqrt(counter.sumOfSquares()) * norm(topic)));
+  const runs = weighRuns(runToken, runKind, runBlock, blockToken, blockLinkTokens, tokens.length, boilerWeight);
+  const score = weightedCosine(topic, terms, counter.sumOfSquares(), tokens, runs);
   const baseUrl = baseHref ?? input.url;
 
   const links = buildLinks(rawLinks, baseUrl, tokens, window, maxLinks, language);
-  const snippet = bestSnippet(visibleText, tokens, tokenOffsets, topic, counter.watchValid() ? counter.watchHits : null);
+  const snippet = bestSnippet(
+    visibleText,
+    tokens,
+    tokenOffsets,
+    keywordVector(topicInput),
+    counter.watchValid() ? counter.watchHits : null,
+    { token: runToken, text: runText, kind: runKind, weight: runs.weight },
+  );
 
   const evaluation: PageEvaluation = {
     score,
@@ -316,7 +539,100 @@ export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = 
     robots,
   };
   if (lang !== undefined) evaluation.lang = lang;
-  return evaluation;
+  const stopShare = counter.stopWords / Math.max(1, counter.stopWords + tokens.length);
+  const sample = wantSample && stopShare < OWN_STOP_SHARE ? detectionSample(visibleText, runText, runKind, runs.weight) : '';
+  return { evaluation, sample, stopShare };
+}
+
+/** Up to DETECT_CHARS characters of the page's heaviest text (runs of full weight, else any but boilerplate). */
+function detectionSample(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+  let top = -1;
+  for (let r = 0; r < weight.length; r++) if (runKind[r] !== KIND_BOILER && weight[r] > top) top = weight[r];
+  let out = '';
+  for (let r = 0; r < weight.length && out.length < DETECT_CHARS; r++) {
+    if (runKind[r] === KIND_BOILER || weight[r] !== top) continue;
+    const end = r + 1 < runText.length ? runText[r + 1] : text.length;
+    out += text.slice(runText[r], Math.min(end, runText[r] + DETECT_CHARS - out.length));
+    out += ' ';
+  }
+  return out;
+}
+
+function clampWeight(value: number | undefined, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : fallback;
+}
+
+/** The weight of each run of text (see evaluatePage), and the token where each run ends. */
+interface RunWeights {
+  weight: number[];
+  end: number[];
+  start: number[];
+}
+
+function weighRuns(
+  runToken: number[],
+  runKind: number[],
+  runBlock: number[],
+  blockToken: number[],
+  blockLinkTokens: number[],
+  tokenCount: number,
+  boilerWeight: number,
+): RunWeights {
+  const n = runToken.length;
+  const end = new Array<number>(n);
+  for (let i = 0; i < n; i++) end[i] = i + 1 < n ? runToken[i + 1] : tokenCount;
+  let mainTokens = 0;
+  for (let i = 0; i < n; i++) if (runKind[i] === KIND_MAIN) mainTokens += end[i] - runToken[i];
+  const hasMain = mainTokens > 0 && mainTokens >= MAIN_SHARE * tokenCount;
+  const weight = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const b = runBlock[i];
+    const blockTokens = (b + 1 < blockToken.length ? blockToken[b + 1] : tokenCount) - blockToken[b];
+    if (runKind[i] === KIND_BOILER || (blockTokens > 0 && blockLinkTokens[b] > LINK_DENSITY * blockTokens)) {
+      weight[i] = boilerWeight;
+    } else if (hasMain && runKind[i] === KIND_NEUTRAL) {
+      // Halfway: text beside a marked main region is often the page's own (a title block), often not.
+      weight[i] = (1 + boilerWeight) / 2;
+    } else {
+      weight[i] = 1;
+    }
+  }
+  return { weight, end, start: runToken };
+}
+
+/**
+ * cos(topic, page) with the page's tokens weighted by run. Only runs below full weight are walked: the plain counts
+ * (and their sum of squares, from the counter) are corrected by what those runs take away.
+ */
+function weightedCosine(topic: TermVector, terms: TermVector, sumOfSquares: number, tokens: string[], runs: RunWeights): number {
+  const topicNorm = norm(topic);
+  if (topicNorm === 0) return 0;
+  let removed: Map<string, number> | null = null;
+  for (let r = 0; r < runs.weight.length; r++) {
+    const cut = 1 - runs.weight[r];
+    if (cut <= 0) continue;
+    removed ??= new Map();
+    for (let i = runs.start[r], e = runs.end[r]; i < e; i++) {
+      const t = tokens[i];
+      removed.set(t, (removed.get(t) ?? 0) + cut);
+    }
+  }
+  let dot = 0;
+  for (const k in topic) {
+    const c = terms[k];
+    if (c !== undefined) dot += topic[k] * (c - (removed?.get(k) ?? 0));
+  }
+  if (dot <= 0) return 0;
+  let sq = sumOfSquares;
+  if (removed) {
+    for (const [t, d] of removed) {
+      const c = terms[t] ?? 0;
+      const w = c - d;
+      sq -= c * c - w * w;
+    }
+  }
+  if (sq <= 0) return 0;
+  return Math.min(1, dot / (Math.sqrt(sq) * topicNorm));
 }
 
 function buildLinks(
@@ -338,8 +654,8 @@ function buildLinks(
       canonicalCache.set(href, url);
     }
     if (url === null) continue; // unparsable, javascript:, mailto:, data:, tel:, ftp: ...
-    let anchorText = collapse(raw.anchor.join(''));
-    if (!anchorText) anchorText = collapse(raw.fallback);
+    let anchorText = capAnchor(collapse(raw.anchor.join('')));
+    if (!anchorText) anchorText = capAnchor(collapse(raw.fallback.slice(0, MAX_RAW_ANCHOR_CHARS)));
     const acc = byUrl.get(url);
     if (acc) {
       acc.allNofollow &&= raw.nofollow;
@@ -439,11 +755,15 @@ class TextView {
   }
 }
 
-/** Cuts `text` from `start` to at most SNIPPET_WORDS words / SNIPPET_CHARS characters, with ellipses where cut. */
-function cutSnippet(text: TextView, start: number, leadingCut: boolean): string {
-  const rawEnd = start + SNIPPET_CHARS * 4;
+/**
+ * Cuts `text` from `start` to at most SNIPPET_WORDS words / SNIPPET_CHARS characters, with ellipses where cut, and
+ * never past `stop` (where text of lower weight begins).
+ */
+function cutSnippet(text: TextView, start: number, leadingCut: boolean, stop: number): string {
+  const limit = Math.min(stop, text.length);
+  const rawEnd = Math.min(start + SNIPPET_CHARS * 4, limit);
   let s = collapse(text.slice(start, rawEnd));
-  let cut = rawEnd < text.length && /\S/.test(text.slice(rawEnd, rawEnd + 1000));
+  let cut = rawEnd < limit && /\S/.test(text.slice(rawEnd, Math.min(rawEnd + 1000, limit)));
   if (s.length > SNIPPET_CHARS) {
     const space = s.lastIndexOf(' ', SNIPPET_CHARS);
     s = s.slice(0, space > SNIPPET_CHARS / 2 ? space : SNIPPET_CHARS);
@@ -458,59 +778,120 @@ function cutSnippet(text: TextView, start: number, leadingCut: boolean): string 
   return (leadingCut ? '… ' : '') + s + (cut ? ' …' : '');
 }
 
+/** The runs of text with their weights, as the snippet reads them (see evaluatePage). */
+interface SnippetRuns {
+  /** First token of each run. */
+  token: number[];
+  /** Offset of each run in the visible text. */
+  text: number[];
+  kind: number[];
+  weight: number[];
+}
+
 /**
- * The ~30-word passage with the most topic terms (distinct terms first, then occurrences; among equals the one
- * starting closest to its first hit, then the earliest). Candidates start at block and sentence boundaries, and at
- * each hit for sentences too long to show whole. Falls back to the start of the text when the topic has no terms
- * or the page has no hit. `topicTokens`, when known, are the indexes of the tokens that are topic terms.
+ * The ~30-word passage with the most query terms (distinct terms first, then occurrences; among equals the one
+ * starting closest to its first hit, then the earliest), taken from the heaviest text that has any hit: main content
+ * before text beside it, before link lists; boilerplate never. Candidates start at block and sentence boundaries
+ * (within the hit's run), and at each hit for sentences too long to show whole; a passage stops where lighter text
+ * begins. Without a hit: the start of the heaviest text, up to the next boilerplate. `topicTokens`, when known, are the indexes of the tokens
+ * that are query terms.
  */
 function bestSnippet(
   text: TextView,
   tokens: string[],
   offsets: number[],
-  topic: TermVector,
+  query: TermVector,
   topicTokens: number[] | null,
+  runs: SnippetRuns,
 ): string {
   if (!text.hasNonSpace()) return '';
-  const topicTerms = new Set(Object.keys(topic));
+  const n = runs.token.length;
+  /**
+   * Where the first run after `r` that is boilerplate (or, with `lighter`, of lower weight than r) begins: a passage
+   * from run r stops there.
+   */
+  const stopAfter = (r: number, lighter: boolean): number => {
+    for (let k = r + 1; k < n; k++) {
+      if (runs.kind[k] === KIND_BOILER || (lighter && runs.weight[k] < runs.weight[r])) return runs.text[k];
+    }
+    return text.length;
+  };
+  const usable = (r: number) => runs.kind[r] !== KIND_BOILER;
+
+  const queryTerms = new Set(Object.keys(query));
+  let hitTokens: number[] = [];
+  if (topicTokens !== null) hitTokens = topicTokens;
+  else if (queryTerms.size > 0) for (let i = 0; i < tokens.length; i++) if (queryTerms.has(tokens[i])) hitTokens.push(i);
+  // The run of each hit (runs and hits both in token order), and the heaviest weight among usable runs with a hit.
+  const hitRun: number[] = [];
+  let best = -1;
+  for (let r = 0, h = 0; h < hitTokens.length; h++) {
+    while (r + 1 < n && runs.token[r + 1] <= hitTokens[h]) r++;
+    hitRun.push(r);
+    if (usable(r) && runs.weight[r] > best) best = runs.weight[r];
+  }
   const hits: number[] = [];
   const hitTerms: string[] = [];
-  if (topicTokens !== null) {
-    for (const i of topicTokens) {
-      hits.push(offsets[i]);
-      hitTerms.push(tokens[i]);
-    }
-  } else if (topicTerms.size > 0) {
-    for (let i = 0; i < tokens.length; i++) {
-      if (topicTerms.has(tokens[i])) {
-        hits.push(offsets[i]);
-        hitTerms.push(tokens[i]);
-      }
-    }
+  const hitFloor: number[] = [];
+  const hitStop: number[] = [];
+  for (let h = 0; h < hitTokens.length; h++) {
+    const r = hitRun[h];
+    if (!usable(r) || runs.weight[r] !== best) continue;
+    hits.push(offsets[hitTokens[h]]);
+    hitTerms.push(tokens[hitTokens[h]]);
+    hitFloor.push(runs.text[r]);
+    hitStop.push(r);
   }
-  if (hits.length === 0) return cutSnippet(text, text.firstNonSpace(0), false);
+  if (hits.length === 0) {
+    // No hit in usable text: the start of the heaviest run holding any text.
+    let pick = -1;
+    for (let r = 0; r < n; r++) {
+      if (!usable(r) || (pick >= 0 && runs.weight[r] <= runs.weight[pick])) continue;
+      const end = r + 1 < n ? runs.text[r + 1] : text.length;
+      if (text.firstNonSpace(runs.text[r]) < end) pick = r;
+    }
+    if (pick < 0) return '';
+    return cutSnippet(text, text.firstNonSpace(runs.text[pick]), false, stopAfter(pick, false));
+  }
 
-  // Sentence starts (after . ! ? and block separators) within the scan window before each hit: only those can
-  // begin a passage holding it, and scanning just there keeps long pages cheap.
+  // Sentence starts (after . ! ? and block separators) within the scan window before each hit, inside the hit's run:
+  // only those can begin a passage holding it, and scanning just there keeps long pages cheap.
   const starts: number[] = [];
+  const startStop: number[] = [];
   const re = /[.!?…]["'”’)\]]*\s+|\v\s*/g;
   let scanned = 0;
-  for (const hit of hits) {
-    const from = Math.max(scanned, hit - SNIPPET_SCAN_CHARS);
-    if (from === 0 && scanned === 0) starts.push(0);
+  let floorPushed = -1;
+  for (let h = 0; h < hits.length; h++) {
+    const hit = hits[h];
+    const from = Math.max(scanned, hit - SNIPPET_SCAN_CHARS, hitFloor[h]);
+    if (from === hitFloor[h] && floorPushed !== from) {
+      // The run's own start is a passage start (as the text's start is).
+      starts.push(from);
+      startStop.push(hitStop[h]);
+      floorPushed = from;
+    }
     if (from >= hit) continue;
     const region = text.slice(from, hit);
     re.lastIndex = 0;
     let m: RegExpExecArray | null;
-    while ((m = re.exec(region)) !== null) starts.push(from + m.index + m[0].length);
+    while ((m = re.exec(region)) !== null) {
+      starts.push(from + m.index + m[0].length);
+      startStop.push(hitStop[h]);
+    }
     scanned = hit;
   }
+  const candidates: { at: number; sentence: boolean; run: number }[] = starts.map((at, i) => ({
+    at,
+    sentence: true,
+    run: startStop[i],
+  }));
   const sentenceStarts = new Set(starts);
-  const candidates: { at: number; sentence: boolean }[] = starts.map((at) => ({ at, sentence: true }));
-  for (const at of hits) if (!sentenceStarts.has(at)) candidates.push({ at, sentence: false });
+  for (let h = 0; h < hits.length; h++) {
+    if (!sentenceStarts.has(hits[h])) candidates.push({ at: hits[h], sentence: false, run: hitStop[h] });
+  }
   candidates.sort((a, b) => a.at - b.at);
 
-  let best = candidates[0];
+  let chosen = candidates[0];
   let bestScore = -1;
   let bestGap = Infinity;
   let lo = 0;
@@ -532,11 +913,11 @@ function bestSnippet(
     if (score > bestScore || (score === bestScore && gap < bestGap)) {
       bestScore = score;
       bestGap = gap;
-      best = c;
+      chosen = c;
     }
   }
-  const at = text.firstNonSpace(best.at);
-  return cutSnippet(text, at, !best.sentence && at > 0);
+  const at = text.firstNonSpace(chosen.at);
+  return cutSnippet(text, at, !chosen.sentence && at > 0, stopAfter(chosen.run, true));
 }
 
 /** The in-process evaluator (Node, or inside the Web Worker). */

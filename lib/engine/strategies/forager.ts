@@ -34,26 +34,19 @@
  * Everything is deterministic for a given RNG seed (ties and batch order come from the seeded Rng). State is small:
  * the classifier is 2^12 hashed weights (saved sparse), the bandit two counters per section and site.
  */
-import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, Strategy, StrategyContext } from '../types';
-import { PriorityFrontier } from '../frontier/priority-frontier';
-import { Rng } from '../rng';
-import { positiveIntParam, type StrategyInfo } from './spec';
+import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, StrategyContext } from '../types';
+import { finite, FrontierStrategy } from './frontier-strategy';
 import {
-  asArray,
-  asObject,
   Centroid,
   contextProximity,
-  finite,
-  num,
-  numParam,
-  str,
-  strings,
+  prepareTopic,
   termsSimilarity,
-  topicTerms,
   urlMatches,
   urlTerms,
-  type TopicTerms,
+  type PreparedTopic,
 } from './link-scoring';
+import { numericParams, type StrategyInfo } from './spec';
+import { asArray, asObject, num, str, strings } from './state';
 
 export const FORAGER_DEFAULTS = {
   n: 4,
@@ -72,6 +65,8 @@ export const FORAGER_DEFAULTS = {
   relevance: 0.5,
   interval: 10,
 };
+
+const SEED_SCORE = 1e6;
 
 /** Number of hashed feature buckets of the link classifier (2^12). */
 export const CLASSIFIER_BUCKETS = 4096;
@@ -321,11 +316,10 @@ export interface ForagerScore {
   total: number;
 }
 
-export class ForagerStrategy implements Strategy {
+export class ForagerStrategy extends FrontierStrategy {
   readonly name = 'forager';
   readonly params: typeof FORAGER_DEFAULTS;
-  private readonly topic: TopicTerms;
-  private frontier: PriorityFrontier;
+  private readonly topic: PreparedTopic;
   private info = new Map<string, LinkInfo>();
   readonly centroid = new Centroid({}, 0);
   readonly classifier = new OnlineLogistic();
@@ -335,40 +329,12 @@ export class ForagerStrategy implements Strategy {
   private pages = 0;
   private urlSeen = 0;
   private urlHits: Record<string, number> = Object.create(null);
-  private readonly rng: Rng;
 
   constructor(ctx: StrategyContext) {
-    const p = ctx.params;
-    const d = FORAGER_DEFAULTS;
-    this.params = {
-      n: positiveIntParam(p, 'n', d.n),
-      explore: numParam(p, 'explore', d.explore),
-      wPage: numParam(p, 'wPage', d.wPage),
-      wInherited: numParam(p, 'wInherited', d.wInherited),
-      wAnchor: numParam(p, 'wAnchor', d.wAnchor),
-      wContext: numParam(p, 'wContext', d.wContext),
-      wUrl: numParam(p, 'wUrl', d.wUrl),
-      wLearned: numParam(p, 'wLearned', d.wLearned),
-      wClassifier: numParam(p, 'wClassifier', d.wClassifier),
-      wSection: numParam(p, 'wSection', d.wSection),
-      wShare: numParam(p, 'wShare', d.wShare),
-      ucb: numParam(p, 'ucb', d.ucb),
-      decay: numParam(p, 'decay', d.decay),
-      relevance: numParam(p, 'relevance', d.relevance),
-      interval: positiveIntParam(p, 'interval', d.interval),
-    };
-    this.topic = topicTerms(ctx.topic);
-    this.rng = new Rng(ctx.seed);
-    this.frontier = this.makeFrontier(ctx.maxBuffer);
-  }
-
-  private makeFrontier(capacity: number, state?: Json): PriorityFrontier {
-    const onEvict = (e: FrontierEntry) => this.info.delete(e.url);
-    return state === undefined ? new PriorityFrontier(capacity, { onEvict }) : PriorityFrontier.fromJSON(state, { onEvict });
-  }
-
-  addSeeds(urls: string[]): void {
-    for (const url of urls) this.frontier.add({ url, score: 1e6, depth: 0 });
+    // Seeds above any link score, so they go first.
+    super(ctx, SEED_SCORE);
+    this.params = numericParams<keyof typeof FORAGER_DEFAULTS>(foragerInfo, ctx.params);
+    this.topic = prepareTopic(ctx.topic);
   }
 
   /** Scores one link of a page with similarity `sim` whose own inherited score is `parentInherited`. */
@@ -436,34 +402,32 @@ export class ForagerStrategy implements Strategy {
     const sim = finite(page.evaluation.score);
     if (sim > this.best) this.best = sim;
     const relevant = sim > 0 && sim >= this.params.relevance * this.best;
-    const own = this.info.get(page.url);
-    this.info.delete(page.url);
+    const own = this.info.get(page.requestedUrl);
+    this.forget(page.requestedUrl);
     this.bandit.record(page.url, relevant ? 1 : 0);
     if (own) {
       this.classifier.learn(own.features, relevant);
       if (relevant) this.waiting.push(own.words);
     }
-    if (!page.evaluation.robots?.nofollow) {
-      const parentInherited = own?.inherited ?? 0;
-      // Every link's URL counts into the rarity weights before any link of the page is scored.
-      const urlWords = page.links.map((link) => urlTerms(link.url, this.topic.language));
-      for (const uw of urlWords) {
-        this.urlSeen++;
-        for (const t of urlMatches(uw, this.topic)) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
-      }
-      for (let i = 0; i < page.links.length; i++) {
-        const link = page.links[i];
-        const { score, info } = this.scoreLink(link, sim, parentInherited, urlWords[i]);
-        if (this.info.has(link.url) && this.frontier.has(link.url)) {
-          if (score.total > this.frontier.scoreOf(link.url)!) {
-            this.frontier.setScore(link.url, score.total);
-            this.info.set(link.url, info);
-          }
-          continue;
+    const parentInherited = own?.inherited ?? 0;
+    // Every link's URL counts into the rarity weights before any link of the page is scored.
+    const urlWords = page.links.map((link) => urlTerms(link.url, this.topic.language));
+    for (const uw of urlWords) {
+      this.urlSeen++;
+      for (const t of urlMatches(uw, this.topic)) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
+    }
+    for (let i = 0; i < page.links.length; i++) {
+      const link = page.links[i];
+      const { score, info } = this.scoreLink(link, sim, parentInherited, urlWords[i]);
+      if (this.info.has(link.url) && this.frontier.has(link.url)) {
+        if (score.total > this.frontier.scoreOf(link.url)!) {
+          this.frontier.setScore(link.url, score.total);
+          this.info.set(link.url, info);
         }
-        const result = this.frontier.add({ url: link.url, score: score.total, depth: page.depth + 1, from: page.url });
-        if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
+        continue;
       }
+      const result = this.enqueue(link.url, score.total, page);
+      if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
     }
     if (this.pages % this.params.interval === 0) this.retrain();
   }
@@ -475,21 +439,21 @@ export class ForagerStrategy implements Strategy {
     for (const [url, info] of this.info) if (this.frontier.has(url)) this.frontier.setScore(url, this.total(info));
   }
 
-  onError(url: string): void {
+  protected override forget(url: string): void {
     this.info.delete(url);
   }
 
   /**
-   * The section the bandit explores next: among sections with queued links (except `taken`), the highest UCB; ties
-   * go to the section whose best link scores higher. Returns that link, or undefined if there is none.
+   * The link the bandit explores next: among the sections that have queued links `accept` takes, the one with the
+   * highest upper confidence bound gives its best link; ties go to the section whose best link scores higher, then
+   * to the earlier in frontier order. Undefined if no queued link is accepted.
    */
-  private banditPick(taken: ReadonlySet<string>): FrontierEntry | undefined {
+  private banditPick(accept: (url: string) => boolean): FrontierEntry | undefined {
     const bestOf = new Map<string, FrontierEntry>();
     const siteOfSection = new Map<string, string>();
     for (const e of this.frontier.entries()) {
-      const info = this.info.get(e.url);
-      const where = info ?? siteOf(e.url);
-      if (taken.has(where.section)) continue;
+      if (!accept(e.url)) continue;
+      const where = this.info.get(e.url) ?? siteOf(e.url);
       const cur = bestOf.get(where.section);
       if (!cur || e.score > cur.score) {
         bestOf.set(where.section, e);
@@ -508,35 +472,28 @@ export class ForagerStrategy implements Strategy {
     return chosen;
   }
 
-  nextBatch(max: number): FrontierEntry[] {
-    const k = Math.min(this.params.n, Math.floor(max));
-    if (!(k > 0)) return [];
-    const explore = Math.min(k - 1, Math.floor(this.params.explore), Math.max(0, this.frontier.size - k));
-    const batch = this.frontier.popTop(k - explore);
-    const taken = new Set<string>();
-    for (const e of batch) taken.add(this.info.get(e.url)?.section ?? siteOf(e.url).section);
-    for (let i = 0; i < explore; i++) {
-      // Seeds (score 1e6) go first whatever the bandit says.
-      const e = this.frontier.peekMax()?.score === 1e6 ? this.frontier.peekMax() : this.banditPick(taken);
-      if (!e) break;
-      this.frontier.remove(e.url);
-      taken.add(this.info.get(e.url)?.section ?? siteOf(e.url).section);
-      batch.push(e);
+  /**
+   * Drawn uniformly from the best n - explore ready links, or, with probability explore / n, chosen by the section
+   * bandit among the other ready links (per fetch slot, what was one bandit link in every round of n). Seeds go
+   * first, before any exploring.
+   */
+  next(ready: ReadyTest): FrontierEntry | null {
+    const n = this.params.n;
+    const explore = Math.min(n - 1, Math.floor(this.params.explore));
+    const top = n - explore;
+    if (explore > 0 && this.frontier.size > top && this.frontier.peekMax()!.score < SEED_SCORE && this.rng.next() < explore / n) {
+      const best = new Set(this.frontier.best(top, ready).map((e) => e.url));
+      const other = this.banditPick((url) => !best.has(url) && ready(url));
+      if (other) {
+        this.frontier.remove(other.url);
+        return other;
+      }
     }
-    return this.rng.shuffle(batch);
+    return this.drawFromBest(top, ready);
   }
 
-  frontierSize(): number {
-    return this.frontier.size;
-  }
-
-  entries(): FrontierEntry[] {
-    return this.frontier.entries();
-  }
-
-  save(): Json {
+  protected override saveState(): Record<string, Json> {
     return {
-      frontier: this.frontier.toJSON(),
       info: [...this.info.entries()].map(([u, i]) => [u, i.base, i.inherited, i.words, i.url, i.features]),
       urlSeen: this.urlSeen,
       urlHits: { ...this.urlHits },
@@ -546,15 +503,14 @@ export class ForagerStrategy implements Strategy {
       waiting: this.waiting,
       best: this.best,
       pages: this.pages,
-      rng: this.rng.getState(),
     };
   }
 
-  /** @throws TypeError if `state` is not the output of {@link save}. */
-  restore(state: Json): void {
-    const s = asObject(state, 'forager');
+  protected override resetState(): void {
     this.info = new Map();
-    this.frontier = this.makeFrontier(1, s.frontier);
+  }
+
+  protected override restoreState(s: { [key: string]: Json }): void {
     for (const raw of asArray(s.info, 'forager info')) {
       const [u, base, inh, words, url, features] = asArray(raw, 'forager info entry');
       const link = str(u, 'url');
@@ -577,7 +533,6 @@ export class ForagerStrategy implements Strategy {
     this.waiting = asArray(s.waiting, 'waiting').map((w) => strings(w, 'waiting example'));
     this.best = num(s.best, 'best');
     this.pages = num(s.pages, 'pages');
-    this.rng.setState(s.rng);
   }
 }
 

@@ -1,12 +1,12 @@
 import * as stopword from 'stopword';
-import { stemmer } from 'stemmer';
+import { baseLanguage, stemmerFor } from './language';
 
 /**
  * Tokenization shared by the evaluator, the strategies and the topic vector.
  *
  * Pipeline: runs of Unicode letters/digits (combining marks kept inside a word) -> NFKC normalization -> lowercase
  * -> stop words removed (`stopword` lists) -> 1-character tokens and numbers of more than 4 digits removed
- * -> Porter stemming (`stemmer`, English only).
+ * -> stemming in the text's language (see ./language.ts: Porter for English, Snowball for 26 others).
  * Words are found in the text as it is and normalized one distinct word at a time (cached), which is much cheaper
  * than normalizing whole pages; the price is that symbols NFKC would turn into letters (™ -> tm, ㎏ -> kg) are not
  * word characters and are skipped.
@@ -139,10 +139,10 @@ interface TermSlot {
   watched: number;
 }
 
-/** Per-language state: the stop-word set, the interned terms, and a cache of word decisions. */
+/** Per-language state: the stop-word set, the stemmer, the interned terms, and a cache of word decisions. */
 interface LanguageState {
   stops: Set<string>;
-  stem: boolean;
+  stem: ((word: string) => string) | null;
   /** word -> its term; null when dropped; an array for words that yield several terms (CJK bigrams). */
   cache: WordTable;
   slots: Map<string, TermSlot>;
@@ -281,7 +281,7 @@ class WordTable {
     this.size = 0;
   }
 }
-const states = new Map<StopLanguage, LanguageState>();
+const states = new Map<string, LanguageState>();
 
 let lastLanguage: string | undefined;
 let lastState: LanguageState | undefined;
@@ -294,16 +294,44 @@ function languageState(language: string | undefined): LanguageState {
   return lastState;
 }
 
+/**
+ * The state of a language: its stop list (when `stopword` has one) and its stemmer (when there is one). A language
+ * with neither, or no language, is English, as are the package's own three-letter names other than its lists.
+ */
 function languageStateOf(language: string | undefined): LanguageState {
+  const base = baseLanguage(language);
   const code = stopwordLanguage(language);
-  let state = states.get(code);
+  let key: string = code;
+  let stem: ((word: string) => string) | null;
+  let stopList: string[];
+  if (code !== 'eng' || base === 'en' || base === undefined) {
+    // The language's own stop list (English for no language), and its stemmer if it has one.
+    stem = stemmerFor(ISO_OF_STOP_LIST.get(code) ?? 'en');
+    stopList = lists[code] ?? lists.eng ?? [];
+  } else if ((stem = stemmerFor(base)) !== null) {
+    // A stemmer but no stop list (Serbian, Tamil, Nepali...): stemmed, nothing dropped but the short words.
+    key = `${base}:stem`;
+    stopList = [];
+  } else {
+    // Neither: as English.
+    stem = stemmerFor('en');
+    stopList = lists.eng ?? [];
+  }
+  let state = states.get(key);
   if (!state) {
-    const stops = new Set<string>((lists[code] ?? lists.eng ?? []).map((w) => w.toLowerCase()));
-    if (code === 'eng') for (const w of ENGLISH_EXTRA_STOPS) stops.add(w);
-    state = { stops, stem: code === 'eng', cache: new WordTable(), slots: new Map() };
-    states.set(code, state);
+    const stops = new Set<string>(stopList.map((w) => w.toLowerCase()));
+    if (key === 'eng') for (const w of ENGLISH_EXTRA_STOPS) stops.add(w);
+    state = { stops, stem, cache: new WordTable(), slots: new Map() };
+    states.set(key, state);
   }
   return state;
+}
+
+/** `stopword` list name -> ISO 639-1 base (the first code mapping to it). */
+const ISO_OF_STOP_LIST = new Map<string, string>();
+for (const [iso, list] of Object.entries(ISO_TO_STOPWORD)) {
+  const base = baseLanguage(iso);
+  if (base && !ISO_OF_STOP_LIST.has(list)) ISO_OF_STOP_LIST.set(list, base);
 }
 
 // A word: a letter or digit, then letters, digits and combining marks.
@@ -365,7 +393,7 @@ function decide(word: string, state: LanguageState): string | null {
   if (word.length === 2 && word.codePointAt(0)! > 0xffff) return null; // one astral character
   if (word.length > 4 && ALL_DIGITS_RE.test(word)) return null;
   if (state.stops.has(word)) return null;
-  return state.stem ? stemmer(word) : word;
+  return state.stem ? state.stem(word) : word;
 }
 
 /** Terms of a word holding CJK characters: CJK runs as bigrams (a lone character kept), the rest as usual. */
@@ -405,6 +433,8 @@ export class TermCounter {
   /** @internal The terms array whose watched-term positions are recorded, and those positions. */
   watchedIn: string[] | null = null;
   readonly watchHits: number[] = [];
+  /** Stop words of the analysed language met while counting (dropped, so not among the terms). */
+  stopWords = 0;
 
   /**
    * Records, for tokens pushed into `into` while counting with this counter, the index of each token that is one of
@@ -459,22 +489,31 @@ function slotFor(state: LanguageState, term: string): TermSlot {
  * Decides one raw word as found in the text (any case, not normalized): NFKC and lowercase happen here, on a cache
  * miss, instead of over the whole text. NFKC can split a word (½ -> 1⁄2), hence the re-scan of non-ASCII words.
  */
-function analyze(raw: string, state: LanguageState): TermSlot | TermSlot[] | null {
+function analyze(raw: string, state: LanguageState): Entry {
   if (!NON_ASCII_RE.test(raw)) {
-    const term = decide(raw.toLowerCase(), state);
-    return term === null ? null : slotFor(state, term);
+    const word = raw.toLowerCase();
+    const term = decide(word, state);
+    return term !== null ? slotFor(state, term) : state.stops.has(word) ? STOP_WORD : null;
   }
   const list: TermSlot[] = [];
+  let stops = 0;
   for (const word of raw.normalize('NFKC').toLowerCase().match(WORD_RE) ?? []) {
     if (CJK_ANY.test(word)) {
       for (const t of cjkTerms(word, state)) list.push(slotFor(state, t));
     } else {
       const term = decide(word, state);
       if (term !== null) list.push(slotFor(state, term));
+      else if (state.stops.has(word)) stops++;
     }
   }
-  return list.length === 0 ? null : list.length === 1 ? list[0] : list;
+  return list.length === 0 ? (stops > 0 ? STOP_WORD : null) : list.length === 1 ? list[0] : list;
 }
+
+/**
+ * The decision for a stop word: dropped like null, but counted (TermCounter.stopWords), so the evaluator can tell
+ * text in the analysed language (a good share of its words are that language's stop words) without a detector.
+ */
+const STOP_WORD: TermSlot = { term: '', count: 0, epoch: -1, watched: -1 };
 
 function count(slot: TermSlot, counter: TermCounter, terms: string[]): void {
   if (slot.epoch !== counter.epoch) {
@@ -555,6 +594,10 @@ function scanWords(
       cache.set(text, start, i, h, entry);
     }
     if (entry === null) continue;
+    if (entry === STOP_WORD) {
+      if (counter) counter.stopWords++;
+      continue;
+    }
     const at = baseOffset + start;
     if (Array.isArray(entry)) {
       for (const slot of entry) {
@@ -681,8 +724,8 @@ export class TermStream {
  * words), without stop words of `language` (ISO 639-1 code such as 'en', 'de', 'fr'; unknown codes use English),
  * without 1-character tokens and numbers longer than 4 digits, and Porter-stemmed.
  *
- * Stemming is English only: for any other language the terms are left unstemmed (there is no maintained Snowball
- * port in the dependency set). CJK runs become character bigrams (see the module comment).
+ * Stemmed in `language` (Porter for English, Snowball for the languages listed in ./language.ts; others unstemmed).
+ * CJK runs become character bigrams (see the module comment).
  * Decisions are cached per language in a bounded map, so repeated words cost one lookup.
  */
 export function tokenize(text: string, language = 'en'): string[] {

@@ -59,7 +59,72 @@ export function cosineMeasured(a: MeasuredVector, b: MeasuredVector): number {
   return Math.min(1, Math.max(0, dot / (a.norm * b.norm)));
 }
 
-/** The topic's term vector: its keywords tokenized in the topic's language. */
-export function topicVector(topic: Topic): TermVector {
+/** Share of the query terms' mass given to expansion terms when the topic does not set one. */
+export const DEFAULT_EXPANSION = 0.4;
+/** Most expansion terms taken from a topic's context. */
+export const EXPANSION_TERMS = 20;
+/** Context read per topic: pieces, and characters per piece. */
+const MAX_CONTEXT_PIECES = 50;
+const MAX_CONTEXT_CHARS = 1000;
+/** Separators of a title's parts ("os — Miscellaneous ... — Python 3.11 documentation", "Espresso | Example Coffee"). */
+const TITLE_PARTS = /\s+[—–|·»:-]+\s+/;
+
+/** The query alone: its keywords tokenized in the topic's language, each occurrence counting 1. */
+export function keywordVector(topic: Topic): TermVector {
   return termVector(tokenize(topic.keywords ?? '', topic.language ?? 'en'));
+}
+
+/**
+ * The topic's term vector: the query's terms (weight 1 per occurrence), plus, when the topic has context (the
+ * results page's titles and snippets), pseudo-relevance feedback: the context terms that are not query terms,
+ * ranked by how many context pieces hold them (two at least when there are three or more pieces; then by total
+ * count, then alphabetically), the top
+ * {@link EXPANSION_TERMS} sharing `weights.expansion` (default {@link DEFAULT_EXPANSION}) times the query's mass in
+ * proportion to that rank's score. Parts of the pieces repeated across them (a site name after " — " or " | " in
+ * every title) are dropped first: they describe the sites, not the topic.
+ */
+export function topicVector(topic: Topic): TermVector {
+  const query = keywordVector(topic);
+  const mass = topic.weights?.expansion ?? DEFAULT_EXPANSION;
+  if (!topic.context?.length || !(mass > 0) || !Number.isFinite(mass)) return query;
+  const expansion = expansionTerms(topic.context, topic.language ?? 'en', query);
+  let queryMass = 0;
+  for (const k in query) queryMass += query[k];
+  if (queryMass === 0) queryMass = 1; // no query words (a page's title as topic...): the context is the topic
+  let total = 0;
+  for (const [, salience] of expansion) total += salience;
+  const out: TermVector = Object.create(null);
+  for (const k in query) out[k] = query[k];
+  for (const [term, salience] of expansion) out[term] = (mass * queryMass * salience) / total;
+  return out;
+}
+
+/** The top expansion terms of a context, with their salience (pieces holding the term, plus a fraction for counts). */
+export function expansionTerms(context: readonly string[], language: string, query: TermVector): [string, number][] {
+  const pieces = context
+    .slice(0, MAX_CONTEXT_PIECES)
+    .filter((p) => typeof p === 'string')
+    .map((p) => p.slice(0, MAX_CONTEXT_CHARS));
+  // Title parts seen in two or more pieces are site names and the like.
+  const partCount = new Map<string, number>();
+  const split = pieces.map((p) => p.split(TITLE_PARTS).map((x) => x.trim().toLowerCase()));
+  for (const parts of split) for (const part of new Set(parts)) if (part) partCount.set(part, (partCount.get(part) ?? 0) + 1);
+  const df = new Map<string, number>();
+  const tf = new Map<string, number>();
+  for (const parts of split) {
+    const kept = parts.length > 1 ? parts.filter((x) => (partCount.get(x) ?? 0) < 2) : parts;
+    const terms = tokenize(kept.join(' '), language);
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  const ranked: [string, number][] = [];
+  // With three or more pieces, a term only one of them holds says more about that piece than about the topic.
+  const minPieces = split.length >= 3 ? 2 : 1;
+  for (const [t, d] of df) {
+    if (d < minPieces || Object.hasOwn(query, t)) continue;
+    // Counts only break ties between terms held by as many pieces.
+    ranked.push([t, d + Math.min(0.99, (tf.get(t)! - d) / 100)]);
+  }
+  ranked.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return ranked.slice(0, EXPANSION_TERMS);
 }

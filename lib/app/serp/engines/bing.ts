@@ -20,5 +20,6 @@ export const bing: EngineSpec = {
   exclude: ['.b_ad', '.b_adTop', '.b_adBottom', '.b_ans', '#b_pole', '#b_context', '.b_rs', '.b_vidAns', '.b_imgAns', '.b_pag'],
   adMarkers: ['.b_adSlug', '.b_adProvider'],
   redirect: [{ pathPrefix: '/ck/a', param: 'u', prefix: 'a1', decode: 'base64url' }],
-  ownDomains: ['bing.com', 'bing.net'],
+  navigationPaths: ['/ck/', '/images/', '/videos/', '/news/', '/maps', '/shop', '/aclick', '/aclk', '/travel/', '/rebates/'],
+  serviceDomains: ['bing.net'],
 };

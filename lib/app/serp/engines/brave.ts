@@ -37,5 +37,5 @@ export const brave: EngineSpec = {
     '.result-cluster',
   ],
   adMarkers: ['.ad-label'],
-  ownDomains: ['search.brave.com'],
+  navigationPaths: ['/images', '/news', '/videos', '/goggles', '/settings', '/ask'],
 };

@@ -28,7 +28,7 @@ export const duckduckgo: EngineSpec = {
       '.result',
       'body',
     ],
-    title: ['a[data-testid="result-title-a"]', 'h2 a[href]', 'a.result__a', 'a.result-link'],
+    title: ['a[data-testid="result-title-a"]', 'a.result__a', 'h2 a[href]', 'a.result-link'],
     link: ['a[data-testid="result-title-a"]', 'a.result__a', 'a.result-link', 'h2 a[href]'],
     snippet: ['[data-result="snippet"]', '.result__snippet', '.result-snippet', '[data-testid="result-snippet"]'],
   },
@@ -49,5 +49,6 @@ export const duckduckgo: EngineSpec = {
   ],
   adMarkers: ['.badge--ad', '[data-testid="ad-badge"]'],
   redirect: [{ pathPrefix: '/l/', param: 'uddg' }],
-  ownDomains: ['duckduckgo.com', 'duck.com', 'duck.ai'],
+  navigationPaths: ['/l/', '/y.js', '/settings', '/params'],
+  serviceDomains: ['external-content.duckduckgo.com', 'improving.duckduckgo.com'],
 };

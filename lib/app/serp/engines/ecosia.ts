@@ -30,5 +30,5 @@ export const ecosia: EngineSpec = {
     '[data-test-id="web-related-queries"]',
     '[data-test-id="sidebar"]',
   ],
-  ownDomains: ['ecosia.org'],
+  navigationPaths: ['/images', '/news', '/videos', '/settings'],
 };

@@ -13,7 +13,7 @@ export const google: EngineSpec = {
   queryParam: ['q', 'as_q'],
   queryInput: ['textarea[name="q"]', 'input[name="q"]'],
   results: {
-    container: ['#rso', '#search', '#center_col', '#main'],
+    container: ['#Odp5De, #rso', '#search', '#center_col', '#main'],
     title: ['a[href] h3', 'h3 a[href]', 'a[href] [role="heading"][aria-level="3"]'],
     link: ['a[href]'],
     snippet: ['[data-sncf]', '.VwiC3b', '[data-content-feature="1"]', '.IsZvec', '.Uroaid', '.s', '.st'],
@@ -43,10 +43,13 @@ export const google: EngineSpec = {
     '#appbar',
     '#top_nav',
   ],
+  sectionHeadings: ['[role="heading"][aria-level="2"]:not(h2)'],
   adMarkers: ['[data-text-ad]', '[data-rw*="googleadservices"]'],
   redirect: [
     { pathPrefix: '/url', param: 'q' },
     { pathPrefix: '/url', param: 'url' },
   ],
-  ownDomains: ['google.*', 'googleusercontent.com', 'gstatic.com', 'googleapis.com'],
+  navigationPaths: ['/url', '/imgres', '/aclk', '/travel/', '/sorry/', '/setprefs', '/preferences', '/advanced_search'],
+  serviceDomains: ['googleusercontent.com', 'gstatic.com', 'googleapis.com', 'googleadservices.com'],
+  challenge: { paths: ['/sorry/'], continueParam: 'continue' },
 };

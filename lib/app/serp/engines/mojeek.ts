@@ -15,5 +15,5 @@ export const mojeek: EngineSpec = {
     snippet: ['p.s', '.s'],
   },
   exclude: ['.serp-ad', '.sponsored'],
-  ownDomains: ['mojeek.com', 'mojeek.co.uk'],
+  navigationPaths: ['/preferences', '/about'],
 };

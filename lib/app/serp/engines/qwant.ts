@@ -10,9 +10,11 @@ export const qwant: EngineSpec = {
   queryInput: ['input[name="q"]'],
   results: {
     container: ['[data-testid="webResult"]', '[domain]', 'section.content article'],
-    title: ['[data-testid="serTitle"]', 'h2 a[href]', 'h2', 'a[href]'],
-    link: ['a[data-testid="serTitle"]', 'h2 a[href]', 'a[href]'],
-    snippet: ['[data-testid="webResultDescription"]', '.description', 'p'],
+    // Titles are links with CSS-module classes ('SER-module__title___34qCe', 'WebResult-module__title___MOBFg'):
+    // the hashed suffix changes with every build, the 'module__title' part has not.
+    title: ['a[class*="module__title"]', '[data-testid="serTitle"]', 'h2 a[href]', 'h2', 'a[href]'],
+    link: ['a[class*="module__title"]', 'a[data-testid="serTitle"]', 'h2 a[href]', 'a[href]'],
+    snippet: ['[class*="module__description"]', '[data-testid="webResultDescription"]', '.description', 'p'],
   },
   exclude: [
     '[data-testid="adResult"]',
@@ -20,5 +22,5 @@ export const qwant: EngineSpec = {
     '[data-testid="videosList"]',
     '[data-testid="imageResult"]',
   ],
-  ownDomains: ['qwant.com'],
+  navigationPaths: ['/maps', '/settings'],
 };

@@ -18,5 +18,5 @@ export const startpage: EngineSpec = {
     snippet: ['p.description', '.description', '.w-gl__description'],
   },
   exclude: ['.bannerad', '.a-bg-result', '.a-gl', '.sponsored-results'],
-  ownDomains: ['startpage.com', 'startmail.com'],
+  navigationPaths: ['/av/', '/do/', '/sp/'],
 };

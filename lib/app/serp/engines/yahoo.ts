@@ -14,6 +14,8 @@ export const yahoo: EngineSpec = {
   results: {
     container: ['#web .algo', 'div.algo', '.algo-sr', '.dd.algo'],
     title: ['h3.title a[href]', 'h3 a[href]', 'h3'],
+    // 2021: the URL breadcrumb is an absolutely placed span inside the title link.
+    titleExclude: ['span.p-abs'],
     link: ['h3 a[href]', '.compTitle a[href]'],
     snippet: ['.compText p', '.compText', 'p'],
   },
@@ -29,5 +31,6 @@ export const yahoo: EngineSpec = {
   ],
   adMarkers: ['.ad-label', '.adlink'],
   redirect: [{ hosts: ['r.search.yahoo.com', '*.r.search.yahoo.com'], pathSegment: 'RU=' }],
-  ownDomains: ['search.yahoo.com', 'yimg.com', 'help.yahoo.com', 'login.yahoo.com'],
+  navigationPaths: ['/images/', '/video/', '/news/'],
+  serviceDomains: ['yimg.com', 'r.search.yahoo.com'],
 };

@@ -1,0 +1,116 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_BOILERPLATE_WEIGHT, evaluatePage } from '../../lib/engine/html/evaluate';
+import { cosine, topicVector } from '../../lib/engine/text/vector';
+import type { Topic } from '../../lib/engine/types';
+
+const enc = (s: string) => new TextEncoder().encode(s);
+const PAGE = 'https://example.com/doc/page.html';
+
+function evaluate(html: string, topic: Topic) {
+  return evaluatePage({ url: PAGE, body: enc(html), contentType: 'text/html; charset=utf-8', topic });
+}
+
+const COFFEE: Topic = { keywords: 'coffee brewing' };
+const PLAIN: Topic = { ...COFFEE, weights: { boilerplate: 1 } };
+const GARDEN = '<p>Tomatoes need sun, water and patience; prune the lower leaves and stake the stems in June.</p>';
+
+describe('main content over boilerplate', () => {
+  it('with boilerplate weight 1, the score is the plain cosine of the whole text', () => {
+    const html = `<nav><a href="/">Coffee home</a></nav><main>${GARDEN}<p>Brewing coffee daily.</p></main>
+      <footer>Coffee brewing club, all rights reserved</footer>`;
+    const r = evaluate(html, PLAIN);
+    expect(r.score).toBe(cosine(r.terms, topicVector(PLAIN)));
+  });
+
+  it('topic words in nav, header, footer, aside and a cookie banner count less than in the main text', () => {
+    const chrome = [
+      '<nav><p>coffee brewing coffee brewing</p></nav>',
+      '<header><p>coffee brewing coffee brewing</p></header>',
+      '<footer><p>coffee brewing coffee brewing</p></footer>',
+      '<aside><p>coffee brewing coffee brewing</p></aside>',
+      '<div id="cookie-banner"><p>coffee brewing coffee brewing</p></div>',
+      '<div class="consent-dialog"><p>coffee brewing coffee brewing</p></div>',
+      '<div role="navigation"><p>coffee brewing coffee brewing</p></div>',
+    ];
+    const inMain = evaluate(`${GARDEN}<p>coffee brewing coffee brewing</p>`, COFFEE);
+    for (const c of chrome) {
+      const inChrome = evaluate(`${GARDEN}${c}`, COFFEE);
+      expect(inChrome.score, c).toBeLessThan(inMain.score * 0.5);
+      expect(inChrome.score, c).toBeGreaterThan(0);
+      // The words are still in the page's plain counts.
+      expect(inChrome.terms.coffe, c).toBe(2);
+      expect(evaluate(`${GARDEN}${c}`, PLAIN).score, c).toBeCloseTo(inMain.score, 10);
+    }
+  });
+
+  it('a header or footer inside an article is the article’s own text', () => {
+    const own = evaluate(`<article><header><h1>Coffee brewing</h1></header>${GARDEN}</article>`, COFFEE);
+    const plain = evaluate(`<article><header><h1>Coffee brewing</h1></header>${GARDEN}</article>`, PLAIN);
+    expect(own.score).toBeCloseTo(plain.score, 10);
+  });
+
+  it('Sphinx and DocBook navigation (sphinxsidebar, related, navheader, navfooter) is boilerplate', () => {
+    const body = `<div class="body" role="main">${GARDEN}</div>`;
+    for (const nav of [
+      '<div class="sphinxsidebar" role="navigation"><ul><li>Coffee brewing guide</li></ul></div>',
+      '<div class="related"><ul><li>Coffee brewing index</li></ul></div>',
+      '<div class="navheader"><table><tr><th>Coffee brewing</th></tr></table></div>',
+      '<div class="navfooter"><table><tr><td>Coffee brewing</td></tr></table></div>',
+    ]) {
+      const weighted = evaluate(body + nav, COFFEE);
+      const plain = evaluate(body + nav, PLAIN);
+      expect(weighted.score, nav).toBeLessThan(plain.score * 0.5);
+    }
+  });
+
+  it('a block that is mostly links is a link list, even without a navigation mark', () => {
+    const list = '<ul><li><a href="/a">Coffee brewing</a></li><li><a href="/b">Coffee beans</a></li></ul>';
+    const sentence = '<p>Read the <a href="/a">guide</a> on coffee brewing with fresh beans.</p>';
+    expect(evaluate(GARDEN + list, COFFEE).score).toBeLessThan(evaluate(GARDEN + list, PLAIN).score * 0.5);
+    // A sentence with one link in it is text.
+    expect(evaluate(GARDEN + sentence, COFFEE).score).toBeCloseTo(evaluate(GARDEN + sentence, PLAIN).score, 10);
+  });
+
+  it('text beside a marked main region weighs halfway', () => {
+    const html = `<div>Coffee brewing notes</div><main>${GARDEN}${GARDEN}</main>`;
+    const weighted = evaluate(html, COFFEE);
+    const plain = evaluate(html, PLAIN);
+    expect(weighted.score).toBeLessThan(plain.score);
+    expect(weighted.score).toBeGreaterThan(
+      evaluate(`<nav>Coffee brewing notes</nav><main>${GARDEN}${GARDEN}</main>`, COFFEE).score,
+    );
+  });
+
+  it('the boilerplate weight is a topic setting, clamped to [0, 1]', () => {
+    const html = `${GARDEN}<nav><p>coffee brewing</p></nav>`;
+    const scores = [0, 0.2, 0.6, 1].map((b) => evaluate(html, { ...COFFEE, weights: { boilerplate: b } }).score);
+    expect(scores[0]).toBe(0);
+    expect(scores[1]).toBeLessThan(scores[2]);
+    expect(scores[2]).toBeLessThan(scores[3]);
+    expect(evaluate(html, COFFEE).score).toBe(scores[1]);
+    expect(DEFAULT_BOILERPLATE_WEIGHT).toBe(0.2);
+    expect(evaluate(html, { ...COFFEE, weights: { boilerplate: 7 } }).score).toBe(scores[3]);
+  });
+
+  it('the snippet is never banner text, and prefers the main text', () => {
+    const banner = '<div class="cookie-consent"><p>We use cookies for coffee brewing statistics. Accept all?</p></div>';
+    const main = '<main><p>Coffee brewing starts with fresh beans and clean water.</p></main>';
+    expect(evaluate(banner + main, COFFEE).snippet).toBe('Coffee brewing starts with fresh beans and clean water.');
+    // No topic word in the main text: its start, not the banner that has them.
+    const noHit = evaluate(`${banner}<main>${GARDEN}</main>`, COFFEE).snippet;
+    expect(noHit.startsWith('Tomatoes need sun')).toBe(true);
+    // Nothing but boilerplate: no snippet rather than banner text.
+    expect(evaluate(banner, COFFEE).snippet).toBe('');
+  });
+
+  it('a snippet stops where the footer begins', () => {
+    const r = evaluate('<main><p>Brewing coffee at home.</p></main><footer>Coffee brewing club newsletter</footer>', COFFEE);
+    expect(r.snippet).toBe('Brewing coffee at home.');
+  });
+
+  it('prefers a hit in the main text to one in a link list, and uses the list when nothing else has one', () => {
+    const list = '<ul><li><a href="/a">Coffee brewing</a></li><li><a href="/b">Coffee beans</a></li></ul>';
+    expect(evaluate(`${list}<p>Coffee roasting at home.</p>`, COFFEE).snippet).toBe('Coffee roasting at home.');
+    expect(evaluate(`${list}${GARDEN}`, COFFEE).snippet).toMatch(/^Coffee brewing/);
+  });
+});
