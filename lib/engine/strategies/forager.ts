@@ -24,15 +24,20 @@
  * The frontier (bounded, MAX_BUFFER) is re-scored every `interval` pages, when the classifier, the centroid and the
  * bandit have moved.
  *
- * Each round fetches `n` links: the best n - `explore`, plus `explore` chosen by the section bandit: among the
- * sections that have links in the frontier, the one with the highest upper confidence bound (UCB1: mean reward +
- * c x sqrt(ln N / (pulls + 1))) gives its best link. A section's mean is shrunk towards its site's, the site's towards
- * the crawl's (a new section of a site that pays starts high; one of a site that does not starts low), so the
- * bandit explores where exploring has paid and stops sampling regions that don't. This replaces the classic
- * default's uniform random link.
+ * Each fetch slot takes a link drawn uniformly from the best n - `explore` ready links (3 of n = 4), except that with
+ * probability `explore` / n the section bandit chooses among the other ready links: among the sections that have such
+ * links, the one with the highest upper confidence bound (UCB1: mean reward + c x sqrt(ln N / (pulls + 1))) gives its
+ * best link. A section's mean is shrunk towards its site's, the site's towards the crawl's (a new section of a site
+ * that pays starts high; one of a site that does not starts low), so the bandit explores where exploring has paid and
+ * stops sampling regions that don't. This replaces the classic default's uniform random link. While seeds are queued
+ * nobody explores.
  *
- * Everything is deterministic for a given RNG seed (ties and batch order come from the seeded Rng). State is small:
- * the classifier is 2^12 hashed weights (saved sparse), the bandit two counters per section and site.
+ * Everything is deterministic for a given RNG seed (draws come from the seeded Rng). State is small: the classifier
+ * is 2^12 hashed weights (saved sparse), the bandit two counters per section and site.
+ *
+ * Defaults: the classic part keeps forager-classic's tuned weights; the new parts' (wClassifier 1, wSection 1,
+ * wShare 0.5, ucb 0.5, relevance bar 0.5) were set by design and not tuned: the tuning runs on DocWeb-L's tuning
+ * split did not finish in the session that wrote this.
  */
 import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
