@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CLASSIFIER_BUCKETS, ForagerStrategy, OnlineLogistic, SectionBandit, siteOf } from '../../lib/engine/strategies/forager';
-import { createStrategy } from '../../lib/engine/strategies/index';
+import { createStrategy, ForagerClassic } from '../../lib/engine/strategies/index';
 import { Rng } from '../../lib/engine/rng';
 import type { EvaluatedPage, LinkFeature, StrategyContext } from '../../lib/engine/types';
 
@@ -270,5 +270,30 @@ describe('Forager', () => {
       const first = Array.from({ length: 4 }, () => s.next(always)!.url);
       expect(first.every((u) => seeds.includes(u))).toBe(true);
     }
+  });
+
+  it("resumes a crawl saved by forager-classic under the name 'forager' (before issue 14)", () => {
+    const old = new ForagerClassic(ctx({}, 4));
+    old.addSeeds(['https://a.example/x/seed.html']);
+    old.next(always);
+    old.onPage(
+      page('https://a.example/x/seed.html', 0.6, [
+        link('https://a.example/x/1.html', ['solar']),
+        link('https://b.example/y/2.html', ['garden']),
+      ]),
+    );
+    const s = new ForagerStrategy(ctx({}, 4));
+    s.restore(JSON.parse(JSON.stringify(old.save())));
+    expect(s.frontierSize()).toBe(2);
+    expect(s.classifier.examples).toBe(0);
+    expect(s.bandit.pulls).toBe(0);
+    const first = s.next(always)!;
+    expect(['https://a.example/x/1.html', 'https://b.example/y/2.html']).toContain(first.url);
+    s.onPage(page(first.url, 0.5, []));
+    expect(s.classifier.examples).toBe(1);
+    // And its own state round-trips from then on.
+    const again = new ForagerStrategy(ctx({}, 9));
+    again.restore(JSON.parse(JSON.stringify(s.save())));
+    expect(again.save()).toEqual(s.save());
   });
 });

@@ -515,16 +515,25 @@ export class ForagerStrategy extends FrontierStrategy {
     this.info = new Map();
   }
 
+  /**
+   * Restores {@link saveState}'s output, and also the state of forager-classic, which was saved under the name
+   * `forager` before issue 14 (crawls paused then resume here): the classic parts carry over, the classifier and the
+   * bandit start empty, and queued links get their words as classifier features.
+   */
   protected override restoreState(s: { [key: string]: Json }): void {
     for (const raw of asArray(s.info, 'forager info')) {
       const [u, base, inh, words, url, features] = asArray(raw, 'forager info entry');
       const link = str(u, 'url');
+      const terms = strings(words, 'words');
       this.info.set(link, {
         base: num(base, 'base'),
         inherited: num(inh, 'inherited'),
-        words: strings(words, 'words'),
+        words: terms,
         url: strings(url, 'url terms'),
-        features: asArray(features, 'features').map((f) => num(f, 'feature')),
+        features:
+          features === undefined
+            ? this.classifier.prefixed([['w:', terms]])
+            : asArray(features, 'features').map((f) => num(f, 'feature')),
         ...siteOf(link),
       });
     }
@@ -533,8 +542,8 @@ export class ForagerStrategy extends FrontierStrategy {
     const hits = asObject(s.urlHits, 'forager urlHits');
     for (const k of Object.keys(hits)) this.urlHits[k] = num(hits[k], `urlHits ${k}`);
     this.centroid.load(s.centroid);
-    this.classifier.load(s.classifier);
-    this.bandit.load(s.bandit);
+    if (s.classifier !== undefined) this.classifier.load(s.classifier);
+    if (s.bandit !== undefined) this.bandit.load(s.bandit);
     this.waiting = asArray(s.waiting, 'waiting').map((w) => strings(w, 'waiting example'));
     this.best = num(s.best, 'best');
     this.pages = num(s.pages, 'pages');
