@@ -73,6 +73,9 @@ export const FORAGER_DEFAULTS = {
 
 const SEED_SCORE = 1e6;
 
+/** A stand-in RNG for {@link PriorityFrontier.sample} when exactly one entry can match. */
+const FIRST = { int: () => 0 };
+
 /** Number of hashed feature buckets of the link classifier (2^12). */
 export const CLASSIFIER_BUCKETS = 4096;
 
@@ -451,30 +454,30 @@ export class ForagerStrategy extends FrontierStrategy {
   /**
    * The link the bandit explores next: among the sections that have queued links `accept` takes, the one with the
    * highest upper confidence bound gives its best link; ties go to the section whose best link scores higher, then
-   * to the earlier in frontier order. Undefined if no queued link is accepted.
+   * to the link queued earlier. Undefined if no queued link is accepted. Walks the per-link map (queued links in the
+   * order they were queued) rather than sorting the frontier: this runs for one fetch in n.
    */
   private banditPick(accept: (url: string) => boolean): FrontierEntry | undefined {
-    const bestOf = new Map<string, FrontierEntry>();
-    const siteOfSection = new Map<string, string>();
-    for (const e of this.frontier.entries()) {
-      if (!accept(e.url)) continue;
-      const where = this.info.get(e.url) ?? siteOf(e.url);
-      const cur = bestOf.get(where.section);
-      if (!cur || e.score > cur.score) {
-        bestOf.set(where.section, e);
-        siteOfSection.set(where.section, where.site);
-      }
+    const bestOf = new Map<string, { url: string; score: number; site: string }>();
+    for (const [url, info] of this.info) {
+      const score = this.frontier.scoreOf(url);
+      if (score === undefined || !accept(url)) continue;
+      const cur = bestOf.get(info.section);
+      if (!cur || score > cur.score) bestOf.set(info.section, { url, score, site: info.site });
     }
-    let chosen: FrontierEntry | undefined;
+    let chosen: { url: string; score: number } | undefined;
     let chosenValue = -Infinity;
     for (const [section, e] of bestOf) {
-      const v = this.bandit.ucb(section, siteOfSection.get(section)!, this.params.ucb);
+      const v = this.bandit.ucb(section, e.site, this.params.ucb);
       if (v > chosenValue || (v === chosenValue && chosen && e.score > chosen.score)) {
         chosen = e;
         chosenValue = v;
       }
     }
-    return chosen;
+    if (!chosen) return undefined;
+    // The frontier's entry (depth, from) for that URL; the only match, so the "draw" needs no randomness.
+    const url = chosen.url;
+    return this.frontier.sample((u) => u === url, FIRST);
   }
 
   /**
