@@ -607,7 +607,9 @@ export async function loadCorpusIndex(web: LocalWeb, sites: SiteConfig[], option
         if (cached.stamp.pages !== pages) writeIndexFile(options.cacheFile, stamp, cached.arrays);
         return CorpusIndex.fromArrays(cached.arrays, sites);
       }
-      if (cached && cached.stamp.pages === pages) {
+      // A cache written before the stamp had its parts (no `pages`) is rechecked the same way: the sample then stands
+      // for the pages too (the corpus's files are pinned by sha256; a re-pin changes many pages).
+      if (cached && (cached.stamp.pages === pages || cached.stamp.pages === undefined)) {
         const index = CorpusIndex.fromArrays(cached.arrays, sites);
         const started = Date.now();
         const difference = recheckSample(index, web, sites);

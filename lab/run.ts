@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { createCrawl, evaluatePage, VirtualClock } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
+import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { localEvaluator } from '../lib/engine';
 import { strategySpec } from '../lib/engine';
 import type { EvaluationInput, Evaluator, PageEvaluation, Topic } from '../lib/engine';
@@ -254,7 +255,9 @@ export async function runCrawlTask(
     if (!web) throw new Error('a crawl on the simulated network needs the web it serves');
     return runSimulatedCrawl(task, task.network, evaluator, web, signal);
   }
+  const net = createGuardedFetch(LAB_URL_POLICY);
   const fetcher = createFetcher({
+    fetch: net.fetch,
     politenessDelayMs: 0,
     maxInFlight: task.fetchConcurrency,
     respectRobots: false,
@@ -277,6 +280,7 @@ export async function runCrawlTask(
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
   } finally {
     fetcher.close();
+    await net.close();
   }
 }
 

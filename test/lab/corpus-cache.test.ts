@@ -80,6 +80,10 @@ describe('corpus index cache', () => {
     expect(lines.join('\n')).toContain(`${built.ids[RECHECK_EVERY]}: title, heading or length differ`);
     expect(rebuilt.titles[RECHECK_EVERY]).toBe(built.titles[RECHECK_EVERY]);
 
+    // A cache from before the stamp had its parts is rechecked by sample too.
+    writeIndexFile(file, { fingerprint: 'older' }, built.arrays());
+    expect((await loadCorpusIndex(web, sites, { cacheFile: file })).fromCache).toBe(true);
+
     // Other pages as the files are served now: the pages' part differs, so no sample is trusted.
     writeIndexFile(file, { ...olderEngine, pages: 'other pages' }, built.arrays());
     expect((await loadCorpusIndex(web, sites, { cacheFile: file })).fromCache).toBe(false);
