@@ -3,6 +3,7 @@ import {
   AdaptiveBestNFirst,
   AnchorTextCrawler,
   createStrategy,
+  ForagerClassic,
   ForagerStrategy,
   getStrategyInfo,
   InfoSpiders,
@@ -27,7 +28,7 @@ import { createFetcher } from '../../lib/engine/fetch/fetcher';
 import type { EvaluatedPage, FrontierEntry, LinkFeature, Strategy, StrategyContext } from '../../lib/engine/types';
 import { startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
 
-const SEEDED = ['pagerank', 'infospiders', 'shark-search', 'anchor-text', 'adaptive-bnf', 'forager'];
+const SEEDED = ['pagerank', 'infospiders', 'shark-search', 'anchor-text', 'adaptive-bnf', 'forager', 'forager-classic'];
 const topic = { keywords: 'solar telescope' };
 const ctx = (params: StrategyContext['params'] = {}, seed = 1, maxBuffer = 64): StrategyContext => ({
   topic,
@@ -445,9 +446,9 @@ describe('Adaptive Best-N-First', () => {
   });
 });
 
-describe('Forager', () => {
+describe('Forager classic', () => {
   it('scores links from page, anchor, context, URL words and learned examples', () => {
-    const s = new ForagerStrategy(ctx({ interval: 1, n: 1 }, 1, 256));
+    const s = new ForagerClassic(ctx({ interval: 1, n: 1 }, 1, 256));
     const plain = s.scoreLink(link('https://h.example/a.html'), 0.2, 0).score;
     const anchor = s.scoreLink(link('https://h.example/a.html', ['solar']), 0.2, 0).score;
     const context = s.scoreLink(link('https://h.example/a.html', [], ['solar'], []), 0.2, 0).score;
@@ -475,9 +476,9 @@ describe('Forager', () => {
   });
 });
 
-describe('Forager exploration and URL rarity', () => {
+describe('Forager classic: exploration and URL rarity', () => {
   it('a keyword found in every URL of a site weighs less than a rare one', () => {
-    const s = new ForagerStrategy({ topic: { keywords: 'libpq library' }, maxBuffer: 256, seed: 1, params: { interval: 1 } });
+    const s = new ForagerClassic({ topic: { keywords: 'libpq library' }, maxBuffer: 256, seed: 1, params: { interval: 1 } });
     expect(s.urlScore(['librari'])).toBeCloseTo(s.urlScore(['libpq']), 12);
     const links = Array.from({ length: 60 }, (_, i) => link(`https://py.example/library/mod${i}.html`));
     links.push(link('https://pg.example/libpq-connect.html'));
@@ -490,7 +491,7 @@ describe('Forager exploration and URL rarity', () => {
     let outside = 0;
     const draws = 200;
     for (let seed = 1; seed <= draws; seed++) {
-      const s = new ForagerStrategy(ctx({ n: 4, explore: 1 }, seed, 256));
+      const s = new ForagerClassic(ctx({ n: 4, explore: 1 }, seed, 256));
       const links = Array.from({ length: 40 }, (_, i) => link(`https://h.example/p${i}.html`));
       s.onPage(page('https://p.example/', 0.5, links));
       for (let i = 0; i < 10; i++)
@@ -506,7 +507,7 @@ describe('Forager exploration and URL rarity', () => {
     // Expected draws / 4 = 50 (binomial, sd ~6).
     expect(outside).toBeGreaterThan(30);
     expect(outside).toBeLessThan(70);
-    const greedy = new ForagerStrategy(ctx({ n: 4, explore: 0 }, 1, 256));
+    const greedy = new ForagerClassic(ctx({ n: 4, explore: 0 }, 1, 256));
     for (let i = 0; i < 10; i++)
       greedy.onPage(page(`https://q${i}.example/`, 0.9, [link(`https://h.example/top${i}.html`, ['solar'])]));
     greedy.onPage(

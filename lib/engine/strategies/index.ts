@@ -12,4 +12,5 @@ export { SharkSearch } from './shark-search';
 export { InfoSpiders } from './infospiders';
 export { AnchorTextCrawler } from './anchor-text';
 export { AdaptiveBestNFirst } from './adaptive-bnf';
-export { ForagerStrategy } from './forager';
+export { ForagerStrategy, OnlineLogistic, SectionBandit } from './forager';
+export { ForagerClassic } from './forager-classic';

@@ -8,6 +8,7 @@ import { anchorTextInfo } from './anchor-text';
 import { bestNFirstInfo } from './best-n-first';
 import { breadthFirstInfo } from './breadth-first';
 import { foragerInfo } from './forager';
+import { foragerClassicInfo } from './forager-classic';
 import { infoSpidersInfo } from './infospiders';
 import { pageRankInfo } from './pagerank';
 import { sharkSearchInfo } from './shark-search';
@@ -26,6 +27,7 @@ const BUILT_IN: StrategyInfo[] = [
   anchorTextInfo,
   adaptiveBnfInfo,
   foragerInfo,
+  foragerClassicInfo,
 ];
 
 const registry = new Map<string, StrategyInfo>(BUILT_IN.map((info) => [info.name, info]));

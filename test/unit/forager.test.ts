@@ -1,0 +1,299 @@
+import { describe, expect, it } from 'vitest';
+import { CLASSIFIER_BUCKETS, ForagerStrategy, OnlineLogistic, SectionBandit, siteOf } from '../../lib/engine/strategies/forager';
+import { createStrategy, ForagerClassic } from '../../lib/engine/strategies/index';
+import { Rng } from '../../lib/engine/rng';
+import type { EvaluatedPage, LinkFeature, StrategyContext } from '../../lib/engine/types';
+
+const always = () => true;
+const topic = { keywords: 'solar telescope' };
+const ctx = (params: StrategyContext['params'] = {}, seed = 1, maxBuffer = 256): StrategyContext => ({
+  topic,
+  maxBuffer,
+  seed,
+  params,
+});
+
+function link(url: string, anchor: string[] = [], before: string[] = [], after: string[] = []): LinkFeature {
+  return { url, anchorText: anchor.join(' '), anchorTerms: anchor, contextBefore: before, contextAfter: after, nofollow: false };
+}
+
+function page(url: string, score: number, links: LinkFeature[], depth = 1): EvaluatedPage {
+  return {
+    url,
+    requestedUrl: url,
+    depth,
+    isSeed: false,
+    links,
+    evaluation: {
+      score,
+      title: url,
+      snippet: '',
+      links,
+      terms: {},
+      length: 0,
+      charset: 'utf-8',
+      baseUrl: url,
+      robots: { noindex: false, nofollow: false },
+    },
+  };
+}
+
+describe('siteOf', () => {
+  it('is the origin, and the origin plus first folder for the section', () => {
+    expect(siteOf('http://127.0.0.1:8001/library/os.html')).toEqual({
+      site: 'http://127.0.0.1:8001',
+      section: 'http://127.0.0.1:8001/library',
+    });
+    // A page at the root is in the root section.
+    expect(siteOf('http://127.0.0.1:8001/index.html').section).toBe('http://127.0.0.1:8001/');
+    expect(siteOf('not a url')).toEqual({ site: 'not a url', section: 'not a url' });
+  });
+});
+
+describe('OnlineLogistic', () => {
+  it('learns which features mark positives, from few positives among many negatives', () => {
+    const c = new OnlineLogistic();
+    const pos = c.indices(['a:solar', 'u:telescop']);
+    const neg = c.indices(['a:garden', 'u:recip']);
+    const mixed = c.indices(['a:solar', 'u:recip']);
+    expect(c.predict(pos)).toBeCloseTo(0.5, 12);
+    for (let i = 0; i < 200; i++) c.learn(i % 10 === 0 ? pos : neg, i % 10 === 0);
+    expect(c.positives).toBe(20);
+    expect(c.examples).toBe(200);
+    expect(c.predict(pos)).toBeGreaterThan(0.7);
+    expect(c.predict(neg)).toBeLessThan(0.3);
+    expect(c.predict(mixed)).toBeGreaterThan(c.predict(neg));
+    expect(c.predict(mixed)).toBeLessThan(c.predict(pos));
+  });
+
+  it('hashes (prefix, name) groups into the same buckets as the joined names', () => {
+    const c = new OnlineLogistic();
+    expect(
+      c.prefixed([
+        ['a:', ['solar', 'lens']],
+        ['u:', ['solar']],
+      ]),
+    ).toEqual(c.indices(['a:solar', 'a:lens', 'u:solar']));
+    expect(c.indices(['a:solar', 'a:solar'])).toHaveLength(1);
+  });
+
+  it('up-weights positives by the negative/positive ratio (capped at 20)', () => {
+    const balanced = new OnlineLogistic();
+    const rare = new OnlineLogistic();
+    const x = balanced.indices(['a:solar']);
+    const other = balanced.indices(['a:garden']);
+    // Same positive example, after 1 negative vs after 9 negatives: the rarer positive moves the weights more.
+    balanced.learn(other, false);
+    for (let i = 0; i < 9; i++) rare.learn(other, false);
+    const b0 = balanced.predict(x);
+    const r0 = rare.predict(x);
+    balanced.learn(x, true);
+    rare.learn(x, true);
+    expect(rare.predict(x) - r0).toBeGreaterThan(balanced.predict(x) - b0);
+  });
+
+  it('round-trips through JSON (sparse) and rejects broken state', () => {
+    const c = new OnlineLogistic();
+    const rng = new Rng(3);
+    for (let i = 0; i < 100; i++) c.learn(c.indices([`a:w${rng.int(50)}`, `u:v${rng.int(50)}`]), rng.next() < 0.2);
+    const state = JSON.parse(JSON.stringify(c.toJSON()));
+    expect(state.weights.length).toBeLessThan(2 * 200);
+    const d = new OnlineLogistic();
+    d.load(state);
+    for (let i = 0; i < 50; i++) {
+      const idx = d.indices([`a:w${i}`, `u:v${i}`]);
+      expect(d.predict(idx)).toBe(c.predict(idx));
+    }
+    expect(d.toJSON()).toEqual(c.toJSON());
+    expect(() => d.load({ ...state, buckets: 8 })).toThrow(/buckets/);
+    expect(() => d.load({ ...state, weights: [CLASSIFIER_BUCKETS, 1] })).toThrow(/index/);
+    expect(() => d.load({ ...state, weights: [1] })).toThrow(/odd/);
+  });
+});
+
+describe('SectionBandit', () => {
+  const A = 'http://a.example';
+  const B = 'http://b.example';
+
+  it('counts pulls and rewards per section and site, and shrinks means towards the level above', () => {
+    const b = new SectionBandit(2);
+    expect(b.overall()).toBe(0.5);
+    for (let i = 0; i < 8; i++) b.record(`${A}/x/p${i}.html`, 1);
+    for (let i = 0; i < 8; i++) b.record(`${B}/y/p${i}.html`, 0);
+    expect(b.pulls).toBe(16);
+    expect(b.reward).toBe(8);
+    expect(b.sections.get(`${A}/x`)).toEqual({ pulls: 8, reward: 8 });
+    expect(b.sites.get(B)).toEqual({ pulls: 8, reward: 0 });
+    expect(b.overall()).toBeCloseTo(9 / 18, 12);
+    // Site means: (8 + 2 * .5) / 10 and (0 + 2 * .5) / 10.
+    expect(b.siteMean(A)).toBeCloseTo(0.9, 12);
+    expect(b.siteMean(B)).toBeCloseTo(0.1, 12);
+    // A section never pulled takes its site's mean: a new folder of a paying site starts high.
+    expect(b.mean(`${A}/new`, A)).toBeCloseTo(0.9, 12);
+    expect(b.mean(`${B}/new`, B)).toBeCloseTo(0.1, 12);
+    expect(b.mean(`${A}/x`, A)).toBeCloseTo((8 + 2 * 0.9) / 10, 12);
+    expect(b.share(A)).toBe(0.5);
+    expect(b.share('http://c.example')).toBe(0);
+  });
+
+  it('UCB: equal means, fewer pulls, larger bound; c = 0 is the mean', () => {
+    const b = new SectionBandit(2);
+    for (let i = 0; i < 10; i++) b.record(`${A}/x/p${i}.html`, i % 2);
+    b.record(`${A}/y/p.html`, 0);
+    b.record(`${A}/y/q.html`, 1);
+    expect(b.ucb(`${A}/y`, A, 1)).toBeGreaterThan(b.ucb(`${A}/x`, A, 1));
+    expect(b.ucb(`${A}/x`, A, 0)).toBe(b.mean(`${A}/x`, A));
+  });
+
+  it('round-trips through JSON and rejects broken state', () => {
+    const b = new SectionBandit();
+    b.record(`${A}/x/1.html`, 1);
+    b.record(`${B}/y/1.html`, 0);
+    const c = new SectionBandit();
+    c.load(JSON.parse(JSON.stringify(b.toJSON())));
+    expect(c.toJSON()).toEqual(b.toJSON());
+    expect(c.ucb(`${A}/x`, A, 0.5)).toBe(b.ucb(`${A}/x`, A, 0.5));
+    expect(() => c.load({ pulls: 1, reward: 0, sections: [['x', 'one', 0]], sites: [] })).toThrow(/pulls/);
+  });
+});
+
+describe('Forager', () => {
+  it('scores links from page, anchor, context and URL words, and the classifier learns what paid', () => {
+    const s = new ForagerStrategy(ctx({ interval: 1 }));
+    const plain = s.scoreLink(link('https://h.example/a.html'), 0.2, 0).score;
+    expect(s.scoreLink(link('https://h.example/a.html', ['solar']), 0.2, 0).score.total).toBeGreaterThan(plain.total);
+    expect(s.scoreLink(link('https://h.example/a.html', [], ['solar']), 0.2, 0).score.total).toBeGreaterThan(plain.total);
+    expect(s.scoreLink(link('https://h.example/solar-telescope.html'), 0.2, 0).score.url).toBe(1);
+    expect(plain.classifier).toBe(0); // nothing learned yet
+    // Links anchored "mirror" lead to relevant pages, links anchored "garden" do not.
+    const mirrors = Array.from({ length: 6 }, (_, i) => link(`https://h.example/m${i}.html`, ['mirror']));
+    const gardens = Array.from({ length: 6 }, (_, i) => link(`https://h.example/g${i}.html`, ['garden']));
+    s.onPage(page('https://p.example/', 0.9, [...mirrors, ...gardens]));
+    for (let i = 0; i < 4; i++) {
+      s.onPage(page(`https://h.example/m${i}.html`, 0.8, []));
+      s.onPage(page(`https://h.example/g${i}.html`, 0.05, []));
+    }
+    expect(s.classifier.positives).toBe(4);
+    expect(s.classifier.examples).toBe(8);
+    const m = s.scoreLink(link('https://k.example/new.html', ['mirror']), 0.2, 0).score;
+    const g = s.scoreLink(link('https://k.example/new.html', ['garden']), 0.2, 0).score;
+    expect(m.classifier).toBeGreaterThan(g.classifier);
+    expect(m.total).toBeGreaterThan(g.total);
+    // Re-scoring moved the queued links too: the untried mirror links now rank above the untried garden links.
+    const score = new Map(s.entries().map((e) => [e.url, e.score]));
+    expect(score.get('https://h.example/m5.html')!).toBeGreaterThan(score.get('https://h.example/g5.html')!);
+  });
+
+  it('penalizes links of a site that took the crawl and did not pay, against the same link elsewhere', () => {
+    const s = new ForagerStrategy(ctx({ interval: 1000 }));
+    // Best similarity 0.9 first; then 20 irrelevant pages of one site.
+    s.onPage(page('https://good.example/d/0.html', 0.9, []));
+    for (let i = 0; i < 20; i++) s.onPage(page(`https://big.example/d/${i}.html`, 0.05, []));
+    const big = s.scoreLink(link('https://big.example/d/new.html', ['solar']), 0.3, 0).score;
+    const other = s.scoreLink(link('https://other.example/d/new.html', ['solar']), 0.3, 0).score;
+    expect(big.share).toBeCloseTo(20 / 21, 12);
+    expect(big.section).toBeLessThan(0);
+    expect(other.section).toBe(0);
+    expect(big.total).toBeLessThan(other.total);
+  });
+
+  it('the bandit choice goes to the section that pays, not to the top of the frontier', () => {
+    let explored = 0;
+    for (let seed = 1; seed <= 40; seed++) {
+      const s = new ForagerStrategy(
+        ctx({ n: 2, explore: 1, ucb: 0, wSection: 0, wShare: 0, wClassifier: 0, interval: 1000 }, seed),
+      );
+      // Section /pays/ of a.example: relevant pages; section /dry/: irrelevant ones.
+      for (let i = 0; i < 5; i++) s.onPage(page(`https://a.example/pays/${i}.html`, 0.9, []));
+      for (let i = 0; i < 20; i++) s.onPage(page(`https://a.example/dry/${i}.html`, 0.01, []));
+      // The dry section's links score high (topic words in the anchor); one plain link into the paying section.
+      s.onPage(
+        page('https://a.example/hub.html', 0.5, [
+          ...Array.from({ length: 5 }, (_, i) => link(`https://a.example/dry/more${i}.html`, ['solar', 'telescop'])),
+          link('https://a.example/pays/next.html', ['index']),
+        ]),
+      );
+      expect(s.entries()[0].url).toContain('/dry/');
+      // n = 2, explore = 1: the best link, or with probability 1/2 the bandit's, which is the paying section's.
+      const got = s.next(always)!.url;
+      if (got === 'https://a.example/pays/next.html') explored++;
+      else expect(got).toContain('/dry/more');
+    }
+    // Binomial(40, 1/2): 20 expected, sd ~3.2.
+    expect(explored).toBeGreaterThan(10);
+    expect(explored).toBeLessThan(30);
+  });
+
+  it('explores: with equal means, the bandit goes to a section it has not tried', () => {
+    let tried = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const s = new ForagerStrategy(ctx({ n: 2, explore: 1, ucb: 1, wSection: 0, wShare: 0, interval: 1000 }, seed));
+      for (let i = 0; i < 10; i++) s.onPage(page(`https://a.example/x/${i}.html`, 0.5, []));
+      s.onPage(
+        page('https://a.example/x/hub.html', 0.5, [
+          ...Array.from({ length: 4 }, (_, i) => link(`https://a.example/x/more${i}.html`, ['solar'])),
+          link('https://a.example/y/first.html'),
+        ]),
+      );
+      if (s.next(always)!.url === 'https://a.example/y/first.html') tried++;
+    }
+    expect(tried).toBeGreaterThan(4);
+  });
+
+  it('asks only for ready URLs', () => {
+    const s = new ForagerStrategy(ctx({ n: 2, explore: 1 }));
+    s.onPage(
+      page('https://a.example/x/hub.html', 0.5, [
+        link('https://a.example/x/1.html', ['solar']),
+        link('https://b.example/y/2.html'),
+      ]),
+    );
+    expect(s.next((url) => url.startsWith('https://b.example/'))!.url).toBe('https://b.example/y/2.html');
+    expect(s.next((url) => url.startsWith('https://b.example/'))).toBeNull();
+    expect(s.next(always)!.url).toBe('https://a.example/x/1.html');
+  });
+
+  it('does not explore while seeds are queued: seeds are among the best, and the bandit waits', () => {
+    for (let seed = 1; seed <= 20; seed++) {
+      const s = createStrategy('forager', ctx({}, seed));
+      const seeds = Array.from({ length: 6 }, (_, i) => `https://s${i}.example/p.html`);
+      s.addSeeds(seeds);
+      s.onPage(
+        page(
+          'https://x.example/a/hub.html',
+          0.9,
+          Array.from({ length: 10 }, (_, i) => link(`https://t.example/b${i}/solar.html`, ['solar'])),
+        ),
+      );
+      // n = 4, explore = 1: the best 3 are seeds while 3 or more are queued; without the guard one draw in four
+      // would be the bandit's (a link of an untried section).
+      const first = Array.from({ length: 4 }, () => s.next(always)!.url);
+      expect(first.every((u) => seeds.includes(u))).toBe(true);
+    }
+  });
+
+  it("resumes a crawl saved by forager-classic under the name 'forager' (before issue 14)", () => {
+    const old = new ForagerClassic(ctx({}, 4));
+    old.addSeeds(['https://a.example/x/seed.html']);
+    old.next(always);
+    old.onPage(
+      page('https://a.example/x/seed.html', 0.6, [
+        link('https://a.example/x/1.html', ['solar']),
+        link('https://b.example/y/2.html', ['garden']),
+      ]),
+    );
+    const s = new ForagerStrategy(ctx({}, 4));
+    s.restore(JSON.parse(JSON.stringify(old.save())));
+    expect(s.frontierSize()).toBe(2);
+    expect(s.classifier.examples).toBe(0);
+    expect(s.bandit.pulls).toBe(0);
+    const first = s.next(always)!;
+    expect(['https://a.example/x/1.html', 'https://b.example/y/2.html']).toContain(first.url);
+    s.onPage(page(first.url, 0.5, []));
+    expect(s.classifier.examples).toBe(1);
+    // And its own state round-trips from then on.
+    const again = new ForagerStrategy(ctx({}, 9));
+    again.restore(JSON.parse(JSON.stringify(s.save())));
+    expect(again.save()).toEqual(s.save());
+  });
+});
