@@ -406,6 +406,35 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect((await store.getCrawl('c'))?.status).toBe('done');
   });
 
+  it('keeps one search index per crawl, replaced on put, deleted with its crawl, never for an unknown crawl', async () => {
+    const store = await make();
+    await store.putCrawl(record('c1', 1));
+    await store.putCrawl(record('c10', 2));
+    const index = (crawlId: string, pages: number) => ({ crawlId, version: 1, pages, bytes: pages * 100, data: `{"n":${pages}}` });
+    expect(await store.getSearchIndex('c1')).toBeUndefined();
+    await store.putSearchIndex(index('c1', 1));
+    await store.putSearchIndex(index('c1', 2));
+    await store.putSearchIndex(index('c10', 5));
+    expect(await store.getSearchIndex('c1')).toEqual(index('c1', 2));
+    await store.putSearchIndex(index('gone', 3)); // a crawl deleted before its index was written: nothing kept
+    expect(await store.getSearchIndex('gone')).toBeUndefined();
+    await expect(store.putSearchIndex({ ...index('c1', 1), data: 5 as unknown as string })).rejects.toThrow(/data/);
+    await expect(store.putSearchIndex({ ...index('c1', 1), pages: Number.NaN })).rejects.toThrow(/pages/);
+    expect(await store.getSearchIndex('c1')).toEqual(index('c1', 2));
+    await store.deleteCrawl('c1');
+    expect(await store.getSearchIndex('c1')).toBeUndefined();
+    expect(await store.getSearchIndex('c10')).toEqual(index('c10', 5));
+  });
+
+  it('keeps a crawl’s pin through updates', async () => {
+    const store = await make();
+    await store.putCrawl(record('p', 1));
+    expect((await store.updateCrawl('p', { pinned: true }))?.pinned).toBe(true);
+    expect((await store.getCrawl('p'))?.pinned).toBe(true);
+    await store.updateCrawl('p', { updatedAt: 2 });
+    expect((await store.getCrawl('p'))?.pinned).toBe(true);
+  });
+
   it('returns copies of pages, not live objects', async () => {
     const store = await make();
     const p = page('https://e.com/x', 0.5);
@@ -485,6 +514,7 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
       checkpoint: checkpoint(4),
       patch: { name: 'kept', updatedAt: 8 },
     });
+    await first.putSearchIndex({ crawlId: 'keep', version: 1, pages: 121, bytes: 9000, data: '{"index":true}' });
     await first.putCrawl(record('gone', 9));
     await first.deleteCrawl('gone');
     first.close();
@@ -496,6 +526,7 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
     expect((await second.getPages('keep', { limit: 1 }))[0].score).toBe(Math.max(...manyPages(120, 3).map((p) => p.score)));
     expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4), skip('https://e.com/s2', 5)]);
     expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
+    expect(await second.getSearchIndex('keep')).toEqual({ crawlId: 'keep', version: 1, pages: 121, bytes: 9000, data: '{"index":true}' });
     expect((await second.listCrawls()).map((c) => c.id)).toEqual(['keep']);
   });
 });
