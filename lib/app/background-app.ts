@@ -6,6 +6,7 @@
  */
 import { errorMessage, type Evaluator, type PageFetcher, type UrlPolicy } from '../engine';
 import { createRequestHandler, isForagerRequest, type RequestHandler } from './handlers';
+import { applyRetention, Library, memoryRetention, type RetentionSettings } from './library';
 import { LiveHub, type Subscription } from './live';
 import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from './protocol';
 import { CrawlRunner, type FailureNotes, type StartKind } from './runner';
@@ -93,6 +94,8 @@ export interface BackgroundParts {
   strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;
   failures?: FailureNotes;
+  /** Where the library's retention policy is kept (default: in memory, no limits). */
+  retention?: RetentionSettings;
   session: SessionMark;
   keepAlive: KeepAliveParts;
   /** This extension's id and the URL prefix of its own pages: requests and ports are accepted from them only. */
@@ -105,6 +108,7 @@ export interface BackgroundParts {
 
 export interface BackgroundApp {
   runner: CrawlRunner;
+  library: Library;
   hub: LiveHub;
   keepAlive: KeepAlive;
   handle: RequestHandler;
@@ -152,7 +156,9 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const onError = parts.onError ?? ((error: unknown) => console.error('[forager]', error));
   const hub = new LiveHub(parts.liveIntervalMs ?? 250);
   const keepAlive = new KeepAlive(parts.keepAlive);
-  const runner = new CrawlRunner({
+  const library = new Library({ store: parts.store, onError });
+  const retention = parts.retention ?? memoryRetention();
+  const runner: CrawlRunner = new CrawlRunner({
     store: parts.store,
     evaluator: parts.evaluator,
     strategies: parts.strategies,
@@ -161,7 +167,18 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     failures: parts.failures,
     onUpdate: (id, record, pages) => hub.update(id, record, pages),
     onCrawlsChanged: () => hub.crawlsChanged(),
-    onBusy: (busy) => keepAlive.set(busy),
+    onPagesStored: (id, pages) => void library.add(id, pages).catch(onError),
+    onCrawlRemoved: (id) => library.remove(id),
+    onBusy: (busy) => {
+      keepAlive.set(busy);
+      // A run ended: its index is saved now (not seconds later, when the worker may be gone) and retention applied.
+      if (!busy) {
+        void (async () => {
+          await library.flush();
+          await applyRetention(runner, library, await retention.get());
+        })().catch(onError);
+      }
+    },
     onError,
   });
 
@@ -176,6 +193,8 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     store: parts.store,
     strategies: parts.strategies,
     inspectTab: parts.inspectTab,
+    library,
+    retention,
     ready,
   });
 
@@ -184,6 +203,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
 
   return {
     runner,
+    library,
     hub,
     keepAlive,
     handle,

@@ -109,14 +109,22 @@ describe('store migration from database version 1 (records of the previous layou
     const db = await openDB(name, 2, {
       upgrade(database) {
         database.createObjectStore('crawls', { keyPath: 'id' }).createIndex('byUpdatedAt', 'updatedAt');
-        database.createObjectStore('pages', { keyPath: ['crawlId', 'page.url'] }).createIndex('byScore', ['crawlId', 'page.score']);
+        database
+          .createObjectStore('pages', { keyPath: ['crawlId', 'page.url'] })
+          .createIndex('byScore', ['crawlId', 'page.score']);
         database.createObjectStore('skips', { keyPath: ['crawlId', 'skip.url'] }).createIndex('byTime', ['crawlId', 'skip.at']);
         database.createObjectStore('checkpoints', { keyPath: 'crawlId' });
       },
     });
-    const record = { ...(fixture.stores.crawls[0] as object), version: 2 } as { id: string };
-    const pageRow = { crawlId: record.id, page: { url: 'https://site.example.com/p0', title: 'P0', snippet: '', score: 0.5, depth: 0, fetchedAt: 1, isSeed: true } };
-    const skipRow = { crawlId: record.id, skip: { url: 'https://site.example.com/x', reason: 'http-error', detail: 'HTTP 404', at: 2 } };
+    const record = { ...(fixture.stores.crawls[0] as object), version: 2 } as unknown as { id: string };
+    const pageRow = {
+      crawlId: record.id,
+      page: { url: 'https://site.example.com/p0', title: 'P0', snippet: '', score: 0.5, depth: 0, fetchedAt: 1, isSeed: true },
+    };
+    const skipRow = {
+      crawlId: record.id,
+      skip: { url: 'https://site.example.com/x', reason: 'http-error', detail: 'HTTP 404', at: 2 },
+    };
     await db.put('crawls', record);
     await db.put('pages', pageRow);
     await db.put('skips', skipRow);

@@ -410,7 +410,13 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     const store = await make();
     await store.putCrawl(record('c1', 1));
     await store.putCrawl(record('c10', 2));
-    const index = (crawlId: string, pages: number) => ({ crawlId, version: 1, pages, bytes: pages * 100, data: `{"n":${pages}}` });
+    const index = (crawlId: string, pages: number) => ({
+      crawlId,
+      version: 1,
+      pages,
+      bytes: pages * 100,
+      data: `{"n":${pages}}`,
+    });
     expect(await store.getSearchIndex('c1')).toBeUndefined();
     await store.putSearchIndex(index('c1', 1));
     await store.putSearchIndex(index('c1', 2));
@@ -526,7 +532,13 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
     expect((await second.getPages('keep', { limit: 1 }))[0].score).toBe(Math.max(...manyPages(120, 3).map((p) => p.score)));
     expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4), skip('https://e.com/s2', 5)]);
     expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
-    expect(await second.getSearchIndex('keep')).toEqual({ crawlId: 'keep', version: 1, pages: 121, bytes: 9000, data: '{"index":true}' });
+    expect(await second.getSearchIndex('keep')).toEqual({
+      crawlId: 'keep',
+      version: 1,
+      pages: 121,
+      bytes: 9000,
+      data: '{"index":true}',
+    });
     expect((await second.listCrawls()).map((c) => c.id)).toEqual(['keep']);
   });
 });
