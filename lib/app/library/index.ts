@@ -8,7 +8,14 @@ import { checkRetention, crawlsToDelete, NO_RETENTION, type RetentionPolicy } fr
 
 export { Library, MAX_HITS, MAX_QUERY_CHARS, type LibraryHit, type LibraryOptions } from './library';
 export { INDEX_VERSION, SearchIndex } from './search-index';
-export { checkRetention, crawlsToDelete, NO_RETENTION, RETENTION_BOUNDS, type RetentionPolicy } from './retention';
+export {
+  checkRetention,
+  crawlsToDelete,
+  NO_RETENTION,
+  RETENTION_BOUNDS,
+  type RetainedCrawl,
+  type RetentionPolicy,
+} from './retention';
 export { ImportError, MAX_IMPORT_BYTES, parseCrawlExport, type ImportedCrawl } from './import';
 
 /** Where the retention policy is kept (the extension: storage.local), read and written whole. */

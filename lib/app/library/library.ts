@@ -44,6 +44,10 @@ export class Library {
   private readonly segments = new Map<string, SearchIndex>();
   private readonly dirty = new Set<string>();
   private loading: Promise<void> | undefined;
+  /** The chain of additions (each waits for the load and the one before). */
+  private adding: Promise<void> = Promise.resolve();
+  /** Crawls deleted: pages of theirs still on their way are not indexed (ids are never reused). */
+  private readonly removed = new Set<string>();
   private timer: unknown;
   /** The chain of saves: one at a time, in order. */
   private saving: Promise<void> = Promise.resolve();
@@ -66,16 +70,21 @@ export class Library {
     return this.loading;
   }
 
-  /** Pages of a crawl were stored: index them (a page already indexed is replaced). */
-  async add(crawlId: string, pages: readonly PageResult[]): Promise<void> {
-    await this.load();
-    if (pages.length === 0) return;
-    this.segment(crawlId).add(pages);
-    this.markDirty(crawlId);
+  /** Pages of a crawl were stored: index them (a page already indexed is replaced). Additions apply in call order. */
+  add(crawlId: string, pages: readonly PageResult[]): Promise<void> {
+    const run = this.adding.then(async () => {
+      await this.load();
+      if (pages.length === 0 || this.removed.has(crawlId)) return;
+      this.segment(crawlId).add(pages);
+      this.markDirty(crawlId);
+    });
+    this.adding = run.catch(() => undefined);
+    return run;
   }
 
   /** A crawl was deleted: its segment goes (the store deletes the stored one with the crawl). */
   remove(crawlId: string): void {
+    this.removed.add(crawlId);
     this.segments.delete(crawlId);
     this.dirty.delete(crawlId);
   }
@@ -118,11 +127,15 @@ export class Library {
     return n;
   }
 
-  /** Writes every changed segment now and resolves when they are stored. */
+  /** Writes every changed segment now (additions already asked for included) and resolves when they are stored. */
   flush(): Promise<void> {
     if (this.timer !== undefined) this.clearTimer(this.timer);
     this.timer = undefined;
-    const run = this.saving.then(() => this.saveDirty());
+    const added = this.adding;
+    const run = this.saving.then(async () => {
+      await added;
+      await this.saveDirty();
+    });
     this.saving = run.catch(() => undefined);
     return run;
   }
