@@ -19,8 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { Library } from '../lib/app/library';
 import { createIdbStore } from '../lib/app/store';
 import type { CrawlRecord } from '../lib/app/store';
-import type { PageResult } from '../lib/engine';
-import { MAIN_TEXT_CHARS } from '../lib/engine/html/evaluate';
+import { MAIN_TEXT_CHARS, type PageResult } from '../lib/engine';
 import { paragraph, Rng, sentence } from '../harness/testweb/generate';
 import { TOPIC_CATALOG } from '../harness/testweb/vocab';
 
