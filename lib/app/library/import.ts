@@ -48,6 +48,7 @@ const StatsSchema = v.object({
   fetchesInFlight: count,
   elapsedMs: finite,
   meanScore: finite,
+  linksRefused: v.optional(count),
   timings: v.optional(v.object({ fetchMs: finite, evaluateMs: finite, strategyMs: finite })),
 });
 
@@ -134,6 +135,29 @@ const ExportSchema = v.object({
   pages: v.pipe(v.array(PageSchema), v.maxLength(MAX_PAGES)),
   skips: v.pipe(v.array(SkipSchema), v.maxLength(MAX_SKIPS)),
 });
+
+/**
+ * The schemas describe exactly the stored types: a field added to CrawlRecord, PageResult or SkipRecord fails to
+ * compile here until the schema knows it (an unknown key would otherwise be dropped silently on import).
+ */
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Same type and the same keys (an optional field missing from a schema still passes `Same`). */
+type Exact<A, B> = Same<A, B> extends true ? Same<keyof A, keyof B> : false;
+type Out<S extends v.GenericSchema> = v.InferOutput<S>;
+type Record_ = Out<typeof RecordSchema>;
+const schemasMatchTypes: [
+  Exact<Record_, CrawlRecord>,
+  Exact<Record_['topic'], CrawlRecord['topic']>,
+  Exact<NonNullable<Record_['topic']['weights']>, NonNullable<CrawlRecord['topic']['weights']>>,
+  Exact<Record_['source'], CrawlRecord['source']>,
+  Exact<Record_['settings'], CrawlRecord['settings']>,
+  Exact<NonNullable<Record_['settings']['fetch']>, NonNullable<CrawlRecord['settings']['fetch']>>,
+  Exact<Record_['stats'], CrawlRecord['stats']>,
+  Exact<NonNullable<Record_['stats']['timings']>, NonNullable<CrawlRecord['stats']['timings']>>,
+  Exact<Out<typeof PageSchema>, PageResult>,
+  Exact<Out<typeof SkipSchema>, SkipRecord>,
+] = [true, true, true, true, true, true, true, true, true, true];
+void schemasMatchTypes;
 
 /** A crawl read from an export, ready to store. */
 export interface ImportedCrawl {
