@@ -93,6 +93,8 @@ export interface BackgroundParts {
   guardNetwork?(policy: UrlPolicy): Promise<void>;
   strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;
+  /** Empties the extension storage beyond the crawl store, after the crawls ("Delete all Forager data"). */
+  clearStorage?(): Promise<void>;
   failures?: FailureNotes;
   /** Where the library's retention policy is kept (default: in memory, no limits). */
   retention?: RetentionSettings;
@@ -195,6 +197,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     inspectTab: parts.inspectTab,
     library,
     retention,
+    clearStorage: parts.clearStorage,
     ready,
   });
 

@@ -145,6 +145,8 @@ describe('library search', () => {
     expect(await crawlsOf('zorblatt3')).toEqual(new Set([first.id, second.id]));
     await ask(app, { type: 'forager/delete', id: first.id });
     expect(await crawlsOf('zorblatt3')).toEqual(new Set([second.id]));
+    await ask(app, { type: 'forager/deleteAll' });
+    expect(await crawlsOf('zorblatt3')).toEqual(new Set());
   });
 
   it('survives a service-worker stop: a new background loads the stored index instead of reading the pages again', async () => {

@@ -69,6 +69,14 @@ export function createMemoryStore(): CrawlStore {
       searchIndexes.delete(id);
     },
 
+    async deleteAll() {
+      crawls.clear();
+      pages.clear();
+      skips.clear();
+      checkpoints.clear();
+      searchIndexes.clear();
+    },
+
     async addPages(crawlId, list) {
       checkPages(crawlId, list);
       const copies = structuredClone(list); // all or nothing, like one transaction
