@@ -29,7 +29,7 @@ function linkable(url: string): string | undefined {
 /** Search hits as text (titles and snippets are page text: never markup). */
 export function LibraryHits({ hits, crawlNames }: { hits: LibraryHit[]; crawlNames: Map<string, string> }) {
   return (
-    <ol class="library-hits">
+    <ol class="library-hits" data-testid="library-hits">
       {hits.map((hit) => {
         const href = linkable(hit.url);
         const title = oneLine(hit.title) || hit.url;
@@ -81,6 +81,7 @@ function SearchBox({ crawlNames }: { crawlNames: Map<string, string> }) {
         type="search"
         placeholder="Search every page Forager found"
         aria-label="Search the library"
+        data-testid="library-search"
         value={query}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
       />
