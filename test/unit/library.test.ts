@@ -186,11 +186,32 @@ describe('library search', () => {
     expect((await store.getSearchIndex('damaged'))?.pages).toBe(1);
   });
 
+  it('loads only the crawl a run adds to; a search loads every crawl', async () => {
+    const store = createMemoryStore();
+    for (const id of ['a', 'b', 'c']) {
+      await store.putCrawl(record(id, 1));
+      await store.addPages(id, [page(`https://${id}.example/1`, { mainText: 'shared word' })]);
+    }
+    const getSearchIndex = vi.spyOn(store, 'getSearchIndex');
+    const library = new Library({ store, saveDelayMs: 60_000 });
+    await store.addPages('b', [page('https://b.example/2', { mainText: 'shared word' })]);
+    await library.add('b', [page('https://b.example/2', { mainText: 'shared word' })]);
+    expect(getSearchIndex.mock.calls.map((c) => c[0])).toEqual(['b']);
+    expect((await library.search('shared')).length).toBe(4);
+    expect(getSearchIndex.mock.calls.map((c) => c[0]).sort()).toEqual(['a', 'b', 'c']);
+    await library.flush();
+  });
+
   it('ranks title matches first, replaces a page stored again, and cuts a long query', async () => {
     const store = createMemoryStore();
     await store.putCrawl(record('c', 1));
     const library = new Library({ store, saveDelayMs: 60_000 });
-    await library.add('c', [
+    // As a run does: pages stored, then handed to the library.
+    const stored = async (pages: PageResult[]) => {
+      await store.addPages('c', pages);
+      await library.add('c', pages);
+    };
+    await stored([
       page('https://a.example/text', { title: 'Other', mainText: 'all about photovoltaic panels' }),
       page('https://a.example/title', { title: 'Photovoltaic panels', mainText: 'a roof' }),
     ]);
@@ -198,7 +219,7 @@ describe('library search', () => {
       'https://a.example/title',
       'https://a.example/text',
     ]);
-    await library.add('c', [page('https://a.example/text', { title: 'Other', mainText: 'now about wind' })]);
+    await stored([page('https://a.example/text', { title: 'Other', mainText: 'now about wind' })]);
     expect((await library.search('photovoltaic')).map((h) => h.url)).toEqual(['https://a.example/title']);
     expect(await library.pageCount()).toBe(2);
     expect(await library.search(`${'x'.repeat(10_000)} photovoltaic`)).toEqual([]);

@@ -1,9 +1,10 @@
 /**
  * The library: search over every page Forager has found, in every crawl. One index segment per crawl (see
  * search-index.ts), built incrementally as a run's pages are stored, and kept in the crawl store
- * (`putSearchIndex`) a few seconds behind. The store's pages are the truth and the stored segments a cache: when
- * the library loads (a new service worker), a segment that is missing, of another layout or behind its crawl's pages
- * (the worker died before the segment was saved) is completed from the pages, so nothing found is ever unsearchable.
+ * (`putSearchIndex`) a few seconds behind. The store's pages are the truth and the stored segments a cache: when a
+ * segment is loaded (a new service worker), one that is missing, of another layout or behind its crawl's pages (the
+ * worker died before the segment was saved) is completed from the pages, so nothing found is ever unsearchable.
+ * Segments load lazily: a run's additions load only their crawl's, a search loads them all.
  */
 import { errorMessage, type PageResult } from '../../engine';
 import { oneLine } from '../text-safety';
@@ -43,7 +44,8 @@ const READ_WINDOW = 2000;
 export class Library {
   private readonly segments = new Map<string, SearchIndex>();
   private readonly dirty = new Set<string>();
-  private loading: Promise<void> | undefined;
+  /** Segments loaded or on their way, per crawl. */
+  private readonly loads = new Map<string, Promise<SearchIndex>>();
   /** The chain of additions (each waits for the load and the one before). */
   private adding: Promise<void> = Promise.resolve();
   /** Crawls deleted: pages of theirs still on their way are not indexed (ids are never reused). */
@@ -61,21 +63,31 @@ export class Library {
     this.clearTimer = options.clearTimer ?? ((h) => clearTimeout(h as ReturnType<typeof setTimeout>));
   }
 
-  /** Loads every crawl's segment (once; later calls wait for the same load). */
-  load(): Promise<void> {
-    this.loading ??= this.loadAll().catch((error: unknown) => {
-      this.loading = undefined; // let the next use try again
-      throw error;
-    });
-    return this.loading;
+  /** Loads every crawl's segment (a search needs them all; a run's additions load only their own crawl's). */
+  async load(): Promise<void> {
+    for (const crawl of await this.options.store.listCrawls()) await this.loadSegment(crawl.id);
+  }
+
+  /** The crawl's segment, loaded once (concurrent callers share the load; a failed load is tried again next time). */
+  private loadSegment(crawlId: string): Promise<SearchIndex> {
+    let loading = this.loads.get(crawlId);
+    if (!loading) {
+      loading = this.loadOne(crawlId);
+      this.loads.set(crawlId, loading);
+      loading.catch(() => {
+        if (this.loads.get(crawlId) === loading) this.loads.delete(crawlId);
+      });
+    }
+    return loading;
   }
 
   /** Pages of a crawl were stored: index them (a page already indexed is replaced). Additions apply in call order. */
   add(crawlId: string, pages: readonly PageResult[]): Promise<void> {
     const run = this.adding.then(async () => {
-      await this.load();
       if (pages.length === 0 || this.removed.has(crawlId)) return;
-      this.segment(crawlId).add(pages);
+      const segment = await this.loadSegment(crawlId);
+      if (this.removed.has(crawlId)) return;
+      segment.add(pages);
       this.markDirty(crawlId);
     });
     this.adding = run.catch(() => undefined);
@@ -86,6 +98,7 @@ export class Library {
   remove(crawlId: string): void {
     this.removed.add(crawlId);
     this.segments.delete(crawlId);
+    this.loads.delete(crawlId);
     this.dirty.delete(crawlId);
   }
 
@@ -113,17 +126,33 @@ export class Library {
     return hits.slice(0, max);
   }
 
-  /** Approximate bytes of each crawl's pages (as indexed), for retention by size. */
+  /**
+   * Approximate bytes of each crawl's pages (as indexed), for retention by size: a loaded segment's own count, else
+   * the stored segment's when it covers its crawl (no need to load it), else the segment loaded and completed.
+   */
   async sizes(): Promise<Map<string, number>> {
-    await this.load();
-    return new Map([...this.segments].map(([id, s]) => [id, s.bytes]));
+    const store = this.options.store;
+    const out = new Map<string, number>();
+    for (const crawl of await store.listCrawls()) {
+      const loaded = this.segments.get(crawl.id);
+      if (loaded) {
+        out.set(crawl.id, loaded.bytes);
+        continue;
+      }
+      const stored = await store.getSearchIndex(crawl.id);
+      if (stored && stored.version === INDEX_VERSION && stored.pages === (await store.countPages(crawl.id))) {
+        out.set(crawl.id, stored.bytes);
+      } else {
+        out.set(crawl.id, (await this.loadSegment(crawl.id)).bytes);
+      }
+    }
+    return out;
   }
 
-  /** Pages indexed over all crawls. */
+  /** Pages searchable over all crawls (every stored page is: a segment behind is completed before a search). */
   async pageCount(): Promise<number> {
-    await this.load();
     let n = 0;
-    for (const s of this.segments.values()) n += s.size;
+    for (const crawl of await this.options.store.listCrawls()) n += await this.options.store.countPages(crawl.id);
     return n;
   }
 
@@ -138,15 +167,6 @@ export class Library {
     });
     this.saving = run.catch(() => undefined);
     return run;
-  }
-
-  private segment(crawlId: string): SearchIndex {
-    let s = this.segments.get(crawlId);
-    if (!s) {
-      s = SearchIndex.empty();
-      this.segments.set(crawlId, s);
-    }
-    return s;
   }
 
   private markDirty(crawlId: string): void {
@@ -181,23 +201,21 @@ export class Library {
     if (failed.length) throw new Error(`saving the search index failed: ${errorMessage(failed[0])}`, { cause: failed[0] });
   }
 
-  private async loadAll(): Promise<void> {
+  private async loadOne(crawlId: string): Promise<SearchIndex> {
     const store = this.options.store;
-    for (const crawl of await store.listCrawls()) {
-      if (this.segments.has(crawl.id)) continue;
-      const stored = await store.getSearchIndex(crawl.id);
-      let segment: SearchIndex | undefined;
-      if (stored && stored.version === INDEX_VERSION) {
-        try {
-          segment = SearchIndex.load(stored.data, stored.bytes);
-        } catch {
-          segment = undefined; // damaged: rebuilt below
-        }
+    const stored = await store.getSearchIndex(crawlId);
+    let segment: SearchIndex | undefined;
+    if (stored && stored.version === INDEX_VERSION) {
+      try {
+        segment = SearchIndex.load(stored.data, stored.bytes);
+      } catch {
+        segment = undefined; // damaged: rebuilt below
       }
-      segment ??= SearchIndex.empty();
-      this.segments.set(crawl.id, segment);
-      if ((await store.countPages(crawl.id)) !== segment.size) await this.complete(crawl.id, segment);
     }
+    segment ??= SearchIndex.empty();
+    if ((await store.countPages(crawlId)) !== segment.size) await this.complete(crawlId, segment);
+    if (!this.removed.has(crawlId)) this.segments.set(crawlId, segment);
+    return segment;
   }
 
   /** Indexes the crawl's stored pages the segment lacks, window by window. */
