@@ -11,6 +11,7 @@ import { oneLine } from '../../lib/app/text-safety';
 import { highlightSegments, highlightTerms } from '../../lib/app/view/highlight';
 import type { StartDraft } from '../../lib/app/view/start-draft';
 import type { CrawlSnapshot, StrategyDescription } from '../../lib/app/protocol';
+import { privateSeedHosts, type PrivateSeedHost } from '../../lib/app/settings';
 import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
 import { errorMessage, type PageResult } from '../../lib/engine';
 import { formatElapsed, request, requestSiteAccess } from './api';
@@ -388,6 +389,51 @@ function paramFields(
     ));
 }
 
+const PRIVATE_KIND_LABEL: Record<PrivateSeedHost['kind'], string> = {
+  loopback: 'this computer',
+  private: 'your network',
+  'link-local': 'link-local (your network)',
+  metadata: 'cloud metadata: never crawled',
+};
+
+/**
+ * The start pages on the user's own network or computer: listed, unticked, and crawled only when ticked (a results
+ * page can list any address, the user's router included). Metadata addresses are shown but cannot be ticked.
+ */
+function PrivateHostsField(props: { seeds: string[]; ticked: string[]; onChange(hosts: string[]): void }) {
+  const hosts = useMemo(() => privateSeedHosts(props.seeds), [props.seeds.join('\n')]);
+  if (hosts.length === 0) return null;
+  const toggle = (host: string, on: boolean) =>
+    props.onChange(on ? [...props.ticked.filter((h) => h !== host), host] : props.ticked.filter((h) => h !== host));
+  return (
+    <fieldset class="private-hosts" data-testid="private-hosts">
+      <legend>Not on the public web</legend>
+      <p class="muted">
+        {hosts.length === 1 ? 'This start page is' : 'These start pages are'} on your own network or computer. Forager fetches
+        only the ones you tick: a web page can list any address, your router's included.
+      </p>
+      <ul>
+        {hosts.map((h) => (
+          <li key={h.host}>
+            <label class="check">
+              <input
+                type="checkbox"
+                data-testid="private-host"
+                data-host={h.host}
+                data-kind={h.kind}
+                disabled={!h.tickable}
+                checked={h.tickable && props.ticked.includes(h.host)}
+                onChange={(e) => toggle(h.host, e.currentTarget.checked)}
+              />
+              <span class="host">{h.host}</span> <span class="muted">({PRIVATE_KIND_LABEL[h.kind]})</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
 /** The settings and the Crawl button. `editableSeeds` shows the seeds as a textarea (start view); else a count and a list. */
 export function StartForm(props: {
   draft: StartDraft;
@@ -479,6 +525,7 @@ export function StartForm(props: {
           </ol>
         </details>
       )}
+      <PrivateHostsField seeds={seeds} ticked={settings.privateHosts ?? []} onChange={(privateHosts) => set({ privateHosts })} />
       <div class="row-fields">
         {paramFields(strategy, settings, setParam, (p) => p.name === 'n')}
         <NumberField

@@ -368,6 +368,19 @@ describe('import of a JSON export', () => {
     expect(pages[0].snippet).toBe('line break');
     expect(pages[0].mainText).toBe('<img src=x onerror=alert(1)> text');
     expect('extra' in pages[0]).toBe(false);
+    // Leave to fetch private hosts never comes from a file.
+    doc.crawl.settings.privateHosts = ['192.168.1.1'];
+    doc.crawl.settings.fetch = {
+      concurrency: 4,
+      timeoutMs: 1000,
+      maxBytes: 1000,
+      respectRobots: true,
+      allowPrivate: true,
+      privateHosts: ['10.0.0.1'],
+    };
+    const settings = parseCrawlExport(JSON.stringify(doc)).record.settings;
+    expect(settings.privateHosts).toBeUndefined();
+    expect(settings.fetch).toEqual({ concurrency: 4, timeoutMs: 1000, maxBytes: 1000, respectRobots: true, allowPrivate: false });
     // A crawl exported while it ran is imported stopped: nothing runs it here.
     doc.crawl.status = 'running';
     expect(parseCrawlExport(JSON.stringify(doc)).record.status).toBe('stopped');

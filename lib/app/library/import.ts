@@ -4,7 +4,8 @@
  * file is refused with the reason and changes nothing. Every field must have its type and a bounded size, every page
  * URL (and seed, and referrer) must be http(s), and text (titles, snippets, main text, names, skip details) goes
  * through lib/app/text-safety as page text always does: control, escape-sequence and bidi-override characters are
- * removed; markup in a title stays text (the UI renders text only). Keys the export does not have are dropped.
+ * removed; markup in a title stays text (the UI renders text only). Keys the export does not have are dropped, and
+ * so is any leave to fetch private hosts (`privateHosts`, `fetch.allowPrivate`): that is given in this browser only.
  */
 import * as v from 'valibot';
 import type { PageResult, SkipRecord } from '../../engine';
@@ -62,6 +63,7 @@ const SettingsSchema = v.object({
   maxBuffer: count,
   politenessDelayMs: finite,
   stayOnSeedSites: v.boolean(),
+  privateHosts: v.optional(v.pipe(v.array(text(300)), v.maxLength(MAX_SEEDS))),
   seed: finite,
   fetch: v.optional(
     v.object({
@@ -70,6 +72,7 @@ const SettingsSchema = v.object({
       maxBytes: count,
       respectRobots: v.boolean(),
       allowPrivate: v.boolean(),
+      privateHosts: v.optional(v.pipe(v.array(text(300)), v.maxLength(MAX_SEEDS))),
     }),
   ),
 });
@@ -196,8 +199,16 @@ export function parseCrawlExport(json: string): ImportedCrawl {
     throw new ImportError(`The file is not a valid Forager export: ${problems.join('; ')}${more}.`);
   }
   const doc = result.output;
+  // Leave to reach the user's own network is given in this browser, never by a file: dropped on import.
+  const { privateHosts: _hosts, fetch, ...settings } = doc.crawl.settings;
+  let safeFetch: CrawlRecord['settings']['fetch'];
+  if (fetch) {
+    const { privateHosts: _fetchHosts, ...rest } = fetch;
+    safeFetch = { ...rest, allowPrivate: false };
+  }
   const record: CrawlRecord = {
     ...doc.crawl,
+    settings: { ...settings, ...(safeFetch ? { fetch: safeFetch } : {}) },
     name: oneLine(doc.crawl.name).slice(0, MAX_NAME_LENGTH),
     topic: {
       ...doc.crawl.topic,
