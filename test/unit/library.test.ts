@@ -379,8 +379,15 @@ describe('import of a JSON export', () => {
       privateHosts: ['10.0.0.1'],
     };
     const settings = parseCrawlExport(JSON.stringify(doc)).record.settings;
-    expect(settings.privateHosts).toBeUndefined();
-    expect(settings.fetch).toEqual({ concurrency: 4, timeoutMs: 1000, maxBytes: 1000, respectRobots: true, allowPrivate: false });
+    expect(settings.privateHosts).toEqual([]);
+    expect(settings.fetch).toEqual({
+      concurrency: 4,
+      timeoutMs: 1000,
+      maxBytes: 1000,
+      respectRobots: true,
+      allowPrivate: false,
+      privateHosts: [],
+    });
     // A crawl exported while it ran is imported stopped: nothing runs it here.
     doc.crawl.status = 'running';
     expect(parseCrawlExport(JSON.stringify(doc)).record.status).toBe('stopped');

@@ -5,7 +5,7 @@
  * URL (and seed, and referrer) must be http(s), and text (titles, snippets, main text, names, skip details) goes
  * through lib/app/text-safety as page text always does: control, escape-sequence and bidi-override characters are
  * removed; markup in a title stays text (the UI renders text only). Keys the export does not have are dropped, and
- * so is any leave to fetch private hosts (`privateHosts`, `fetch.allowPrivate`): that is given in this browser only.
+ * any leave to fetch private hosts is emptied (`privateHosts`, `fetch.allowPrivate`): that is given in this browser only.
  */
 import * as v from 'valibot';
 import type { PageResult, SkipRecord } from '../../engine';
@@ -199,16 +199,15 @@ export function parseCrawlExport(json: string): ImportedCrawl {
     throw new ImportError(`The file is not a valid Forager export: ${problems.join('; ')}${more}.`);
   }
   const doc = result.output;
-  // Leave to reach the user's own network is given in this browser, never by a file: dropped on import.
-  const { privateHosts: _hosts, fetch, ...settings } = doc.crawl.settings;
-  let safeFetch: CrawlRecord['settings']['fetch'];
-  if (fetch) {
-    const { privateHosts: _fetchHosts, ...rest } = fetch;
-    safeFetch = { ...rest, allowPrivate: false };
-  }
+  // Leave to reach the user's own network is given in this browser, never by a file: emptied on import.
+  // (Values replaced in place: the keys keep their order, so the crawl exports again to the same file.)
+  const noPrivateHosts = <T extends object>(o: T): T =>
+    Object.fromEntries(Object.entries(o).map(([k, x]) => [k, k === 'privateHosts' ? [] : k === 'allowPrivate' ? false : x])) as T;
+  const settings = noPrivateHosts(doc.crawl.settings);
+  if (settings.fetch) settings.fetch = noPrivateHosts(settings.fetch);
   const record: CrawlRecord = {
     ...doc.crawl,
-    settings: { ...settings, ...(safeFetch ? { fetch: safeFetch } : {}) },
+    settings,
     name: oneLine(doc.crawl.name).slice(0, MAX_NAME_LENGTH),
     topic: {
       ...doc.crawl.topic,
