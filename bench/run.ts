@@ -8,6 +8,8 @@
  *   politeness - politeness on (1 s per site), 8 sites: how close the crawl comes to the rate politeness allows
  *   extension  - the crawl inside Chromium with the built extension vs the command line at 50 ms latency, and the
  *                time from the Crawl click to the first fresh row (needs `npm run build`)
+ *   library    - the library's full-text search over 10,000 stored pages: indexing, reload after a worker stop,
+ *                query medians
  * Run it on a quiet machine: these 2-core machines are shared, so compare figures from one run only
  * (bench/RESULTS.md keeps what was measured, with the load at the time).
  */
@@ -16,6 +18,7 @@ import { loadavg } from 'node:os';
 import { benchCrawl } from './crawl';
 import { benchEvaluate } from './evaluate';
 import { benchFrontier } from './frontier';
+import { benchLibrary } from './library';
 import { benchPeer, peerTable } from './peer';
 import { benchPoliteness } from './politeness';
 
@@ -42,6 +45,7 @@ if (want('peer')) {
   console.log(peerTable(await benchPeer()));
 }
 if (want('politeness')) print('politeness on: 1 s per site, 8 sites, 50 ms answers', await benchPoliteness());
+if (want('library')) print('library search (10,000 stored pages)', await benchLibrary());
 if (want('extension')) {
   if (!existsSync('.output/chrome-mv3/manifest.json')) {
     console.log('\n== extension: skipped, run `npm run build` first');

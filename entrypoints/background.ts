@@ -4,6 +4,7 @@
  * evaluator, storage areas, alarms, the network guard, tab reading) and connects the extension's listeners to it.
  */
 import { createBackgroundApp, storedFailureNotes } from '../lib/app/background-app';
+import { storedRetention } from '../lib/app/library';
 import { createGuardedEvaluator } from '../lib/app/evaluator/guarded-evaluator';
 import {
   AddressGuard,
@@ -243,6 +244,10 @@ export default defineBackground(() => {
         },
       };
     },
+    retention: storedRetention({
+      get: (key) => browser.storage.local.get(key),
+      set: (items) => browser.storage.local.set(items),
+    }),
     failures: storedFailureNotes({
       get: (key) => browser.storage.local.get(key),
       set: (items) => browser.storage.local.set(items),

@@ -6,6 +6,7 @@
  */
 import { errorMessage, type Evaluator, type PageFetcher, type UrlPolicy } from '../engine';
 import { createRequestHandler, isForagerRequest, type RequestHandler } from './handlers';
+import { applyRetention, Library, memoryRetention, type RetentionSettings } from './library';
 import { LiveHub, type Subscription } from './live';
 import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from './protocol';
 import { CrawlRunner, type FailureNotes, type StartKind } from './runner';
@@ -95,6 +96,8 @@ export interface BackgroundParts {
   /** Empties the extension storage beyond the crawl store, after the crawls ("Delete all Forager data"). */
   clearStorage?(): Promise<void>;
   failures?: FailureNotes;
+  /** Where the library's retention policy is kept (default: in memory, no limits). */
+  retention?: RetentionSettings;
   session: SessionMark;
   keepAlive: KeepAliveParts;
   /** This extension's id and the URL prefix of its own pages: requests and ports are accepted from them only. */
@@ -107,6 +110,7 @@ export interface BackgroundParts {
 
 export interface BackgroundApp {
   runner: CrawlRunner;
+  library: Library;
   hub: LiveHub;
   keepAlive: KeepAlive;
   handle: RequestHandler;
@@ -154,7 +158,9 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const onError = parts.onError ?? ((error: unknown) => console.error('[forager]', error));
   const hub = new LiveHub(parts.liveIntervalMs ?? 250);
   const keepAlive = new KeepAlive(parts.keepAlive);
-  const runner = new CrawlRunner({
+  const library = new Library({ store: parts.store, onError });
+  const retention = parts.retention ?? memoryRetention();
+  const runner: CrawlRunner = new CrawlRunner({
     store: parts.store,
     evaluator: parts.evaluator,
     strategies: parts.strategies,
@@ -163,7 +169,18 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     failures: parts.failures,
     onUpdate: (id, record, pages) => hub.update(id, record, pages),
     onCrawlsChanged: () => hub.crawlsChanged(),
-    onBusy: (busy) => keepAlive.set(busy),
+    onPagesStored: (id, pages) => void library.add(id, pages).catch(onError),
+    onCrawlRemoved: (id) => library.remove(id),
+    onBusy: (busy) => {
+      keepAlive.set(busy);
+      // A run ended: its index is saved now (not seconds later, when the worker may be gone) and retention applied.
+      if (!busy) {
+        void (async () => {
+          await library.flush();
+          await applyRetention(runner, library, await retention.get());
+        })().catch(onError);
+      }
+    },
     onError,
   });
 
@@ -178,6 +195,8 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     store: parts.store,
     strategies: parts.strategies,
     inspectTab: parts.inspectTab,
+    library,
+    retention,
     clearStorage: parts.clearStorage,
     ready,
   });
@@ -187,6 +206,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
 
   return {
     runner,
+    library,
     hub,
     keepAlive,
     handle,

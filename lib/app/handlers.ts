@@ -16,6 +16,7 @@ import type {
   TabContext,
 } from './protocol';
 import { MAX_WINDOW } from './protocol';
+import { applyRetention, checkRetention, type Library, parseCrawlExport, type RetentionSettings } from './library';
 import type { CrawlRunner } from './runner';
 import { DEFAULT_SETTINGS } from './settings';
 import type { CrawlStore } from './store/types';
@@ -25,6 +26,8 @@ export interface RequestDeps {
   store: CrawlStore;
   strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;
+  library: Library;
+  retention: RetentionSettings;
   /** Awaited before any request: the background's start-up recovery. */
   ready?: Promise<unknown>;
   /** Empties the extension's own storage (storage.local and the like; the crawls are the store's), for deleteAll. */
@@ -72,6 +75,29 @@ const HANDLERS = {
   'forager/skips': (req, { store }) => store.getSkips(crawlId(req.id), windowOf(req.offset, req.limit)),
   'forager/strategies': async (_req, { strategies }) => strategies(),
   'forager/defaults': async () => ({ ...DEFAULT_SETTINGS, params: { ...DEFAULT_SETTINGS.params } }),
+  'forager/search': (req, { library }) => library.search(typeof req.query === 'string' ? req.query : '', Number(req.limit ?? 50)),
+  'forager/import': async (req, { runner, library, retention }) => {
+    const record = await runner.importCrawl(parseCrawlExport(req.json));
+    await applyRetention(runner, library, await retention.get());
+    return record;
+  },
+  'forager/pin': (req, { runner }) => runner.pin(crawlId(req.id), req.pinned === true),
+  'forager/library': async (_req, { runner, library, retention }) => {
+    const [crawls, sizes, pages, policy] = await Promise.all([
+      runner.list(),
+      library.sizes(),
+      library.pageCount(),
+      retention.get(),
+    ]);
+    let bytes = 0;
+    for (const b of sizes.values()) bytes += b;
+    return { crawls: crawls.length, pages, bytes, retention: policy };
+  },
+  'forager/setRetention': async (req, { runner, library, retention }) => {
+    const policy = checkRetention(req.policy);
+    await retention.set(policy);
+    return { retention: policy, deleted: await applyRetention(runner, library, policy) };
+  },
 } satisfies RequestHandlers<RequestDeps>;
 
 /** True for messages meant for the background's request handler (and nothing else: not the evaluator's hand-offs). */

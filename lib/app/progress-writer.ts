@@ -33,6 +33,8 @@ export interface ProgressWriterOptions {
   state(): WriteState;
   /** A background write failed (the caller decides what to do with the crawl). */
   onFailure(error: unknown): void;
+  /** Pages were stored (the library indexes them): called after each write that held any. */
+  onStored?(pages: PageResult[]): void;
 }
 
 /**
@@ -154,5 +156,6 @@ export class ProgressWriter {
       this.skips = skips.concat(this.skips);
       throw error;
     }
+    if (pages.length) this.options.onStored?.(pages);
   }
 }

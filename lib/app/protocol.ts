@@ -14,6 +14,8 @@
  * Every listener ignores messages not addressed to it: `isForagerRequest` (lib/app/handlers.ts), `isEvaluatorPortHandoff`,
  * ... are the guards.
  */
+import type { LibraryHit } from './library/library';
+import type { RetentionPolicy } from './library/retention';
 import type { CrawlRecord, CrawlSettings, SeedSource } from './store/types';
 import type { PageResult, SkipRecord, StrategyInfo } from '../engine';
 
@@ -72,6 +74,16 @@ export interface CrawlSnapshot {
   active: boolean;
 }
 
+/** The library as the settings show it. */
+export interface LibraryInfo {
+  crawls: number;
+  /** Pages searchable over all crawls. */
+  pages: number;
+  /** Approximate bytes the crawls' pages take. */
+  bytes: number;
+  retention: RetentionPolicy;
+}
+
 /** A request that carries nothing but its type. */
 type NoParams = object;
 
@@ -102,6 +114,15 @@ export interface Requests {
   'forager/strategies': { params: NoParams; answer: StrategyDescription[] };
   'forager/defaults': { params: NoParams; answer: CrawlSettings };
   'forager/ping': { params: NoParams; answer: { activeCrawl: string | null } };
+  /** Full-text search over every crawl's pages (titles, snippets, main text), best match first. */
+  'forager/search': { params: { query: string; limit?: number }; answer: LibraryHit[] };
+  /** Imports a JSON export (lib/app/library/import.ts): the stored crawl, or a refusal saying why. */
+  'forager/import': { params: { json: string }; answer: CrawlRecord };
+  /** Pins a crawl (kept by retention) or unpins it. */
+  'forager/pin': { params: { id: string; pinned: boolean }; answer: CrawlRecord };
+  'forager/library': { params: NoParams; answer: LibraryInfo };
+  /** Sets the retention policy and applies it at once: the ids of the crawls it deleted. */
+  'forager/setRetention': { params: { policy: RetentionPolicy }; answer: { retention: RetentionPolicy; deleted: string[] } };
 }
 
 export type RequestType = keyof Requests;

@@ -29,6 +29,7 @@ import {
   type Evaluator,
   type PageFetcher,
   type PageResult,
+  type SkipRecord,
   type UrlPolicy,
 } from '../engine';
 import { ProgressWriter } from './progress-writer';
@@ -88,6 +89,10 @@ export interface RunnerDeps {
   onUpdate?(id: string, record: CrawlRecord, pages: PageResult[]): void;
   /** A crawl was added, renamed, deleted or changed status. */
   onCrawlsChanged?(): void;
+  /** Pages of a crawl were stored (a run's write, an import): the library indexes them. Must not throw. */
+  onPagesStored?(crawlId: string, pages: PageResult[]): void;
+  /** A crawl and everything stored with it were deleted. */
+  onCrawlRemoved?(crawlId: string): void;
   /** True while a run is fetching (keep the service worker alive), false when nothing runs. */
   onBusy?(busy: boolean): void;
   /** Something went wrong outside any request (storing a run's progress). */
@@ -129,6 +134,9 @@ interface Run {
 export function emptyStats(maxPages: number): CrawlStats {
   return { pagesEvaluated: 0, maxPages, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 };
 }
+
+/** Pages or skips written at a time by an import. */
+const IMPORT_BATCH = 1000;
 
 const RESUMABLE = new Set<CrawlRecord['status']>(['paused', 'stopped', 'error', 'running']);
 
@@ -358,7 +366,45 @@ export class CrawlRunner {
       }
       await this.deps.store.deleteCrawl(id);
       await this.failures.clear(id);
+      this.deps.onCrawlRemoved?.(id);
       this.deps.onCrawlsChanged?.();
+    });
+  }
+
+  /** Pins a crawl (the library's retention keeps it) or unpins it. */
+  pin(id: string, pinned: boolean): Promise<CrawlRecord> {
+    return this.exclusive(async () => {
+      const updated = await this.deps.store.updateCrawl(id, { pinned: pinned === true });
+      if (!updated) throw new Error('That crawl no longer exists.');
+      if (this.run?.id === id) this.run.record = { ...this.run.record, pinned: updated.pinned };
+      this.deps.onCrawlsChanged?.();
+      return updated;
+    });
+  }
+
+  /**
+   * Stores a crawl read from an export (lib/app/library/import.ts) under its own id. Refused when a crawl with that
+   * id is already here; a write that fails part-way is undone, so a refused import leaves nothing behind.
+   */
+  importCrawl(imported: { record: CrawlRecord; pages: PageResult[]; skips: SkipRecord[] }): Promise<CrawlRecord> {
+    return this.exclusive(async () => {
+      const { record, pages, skips } = imported;
+      if (await this.deps.store.getCrawl(record.id)) {
+        throw new Error('This crawl is already in the library (delete it first to import it again).');
+      }
+      try {
+        await this.deps.store.putCrawl(record);
+        for (let i = 0; i < pages.length; i += IMPORT_BATCH)
+          await this.deps.store.addPages(record.id, pages.slice(i, i + IMPORT_BATCH));
+        for (let i = 0; i < skips.length; i += IMPORT_BATCH)
+          await this.deps.store.addSkips(record.id, skips.slice(i, i + IMPORT_BATCH));
+      } catch (error) {
+        await this.deps.store.deleteCrawl(record.id).catch((e: unknown) => this.deps.onError?.(e));
+        throw error;
+      }
+      this.deps.onPagesStored?.(record.id, pages);
+      this.deps.onCrawlsChanged?.();
+      return record;
     });
   }
 
@@ -370,7 +416,9 @@ export class CrawlRunner {
         if (run.life.fire('stop')) run.controller.abort();
         await run.ended; // its last write lands before the delete, not after it
       }
+      const ids = (await this.deps.store.listCrawls()).map((c) => c.id);
       await this.deps.store.deleteAll();
+      for (const id of ids) this.deps.onCrawlRemoved?.(id);
       for (const id of Object.keys(await this.failures.all())) await this.failures.clear(id);
       this.deps.onCrawlsChanged?.();
     });
@@ -514,6 +562,7 @@ export class CrawlRunner {
         everyMs: this.flushEveryMs,
         now: this.now,
         state: () => ({ checkpoint: crawl.checkpoint(), patch: { stats: run.record.stats, updatedAt: this.now() } }),
+        onStored: (pages) => this.deps.onPagesStored?.(record.id, pages),
         onFailure: (error) => {
           // Storage is failing (quota, closed database): stop rather than crawl what cannot be kept.
           run.writeError ??= error;

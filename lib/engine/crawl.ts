@@ -508,6 +508,7 @@ class CrawlRun implements Crawl {
       url: finalUrl,
       title: evaluation.title,
       snippet: evaluation.snippet,
+      ...(evaluation.mainText ? { mainText: evaluation.mainText } : {}),
       score: evaluation.score,
       depth: entry.depth,
       from: entry.from,

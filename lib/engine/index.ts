@@ -23,6 +23,7 @@ export {
   DEFAULT_BOILERPLATE_WEIGHT,
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_LINKS,
+  MAIN_TEXT_CHARS,
   OTHER_LANGUAGE_WEIGHT,
   type EvaluateOptions,
 } from './html/evaluate';

@@ -65,6 +65,8 @@ export interface PageEvaluation {
   title: string;
   /** The passage that best matches the topic (plain text, never HTML). */
   snippet: string;
+  /** The page's main text (its heaviest text, boilerplate never), whitespace collapsed, at most 4000 characters. */
+  mainText?: string;
   /** Outlinks in document order, deduplicated by URL (first occurrence wins, later anchors appended). */
   links: LinkFeature[];
   /** Term frequencies of the page's visible text (stemmed, stop words removed). */
@@ -243,6 +245,8 @@ export interface PageResult {
   url: string;
   title: string;
   snippet: string;
+  /** The page's main text (PageEvaluation.mainText), for the library's search; absent in crawls stored before it. */
+  mainText?: string;
   score: number;
   depth: number;
   from?: string;

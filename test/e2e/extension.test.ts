@@ -256,6 +256,37 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await results.close();
   });
 
+  test('library: a stored page is found by words of its main text, also after the background was stopped (its index is kept in IndexedDB)', async () => {
+    const stored = await storedPages(firstCrawlId);
+    const target = stored.find((p) => (p.mainText ?? '').split(' ').length >= 12 && !p.url.includes('hostile'));
+    expect(target, 'a stored page with a main text').toBeDefined();
+    const query = (target?.mainText ?? '').split(' ').slice(4, 9).join(' ');
+    // The crawl's run has ended (stopped above): its index was written to IndexedDB then.
+    const indexed = await driver.background(async (f, id) => (await f.store.getSearchIndex(id))?.pages ?? null, firstCrawlId);
+    expect(indexed).toBe(stored.length);
+
+    const search = async (): Promise<void> => {
+      const library = await driver.open('library.html');
+      await library.waitForSelector(tid('library-search'), { timeout: 60_000 });
+      await library.type(tid('library-search'), query);
+      const hrefs = await waitFor(async () => {
+        const found = await library.$$eval(`${tid('library-hits')} a`, (as) => as.map((a) => a.getAttribute('href')));
+        return found.includes(target?.url ?? '') ? found : null;
+      }, `the library to find ${target?.url} by "${query}"`);
+      expect(hrefs.length).toBeGreaterThan(0);
+      await library.close();
+    };
+    await search();
+    await driver.background((f) => {
+      f.e2eMark = 'before the stop';
+    });
+    await driver.stopBackground();
+    // The library page's request wakes a new background, which loads the stored index.
+    await search();
+    await driver.waitForBackground();
+    expect(await driver.background((f) => f.e2eMark ?? null), 'a new background').toBeNull();
+  });
+
   test('context menu "Crawl from here" (page, link, selection) opens the start view with the right seed and topic', async () => {
     const tab = await driver.browser.newPage();
     const pageUrl = web.urlOf(seedsFor(web.web, web.web.topics[2].id, 1)[0]);

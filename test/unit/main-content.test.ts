@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_BOILERPLATE_WEIGHT, evaluatePage } from '../../lib/engine/html/evaluate';
+import { DEFAULT_BOILERPLATE_WEIGHT, evaluatePage, MAIN_TEXT_CHARS } from '../../lib/engine/html/evaluate';
 import { cosine, topicVector } from '../../lib/engine/text/vector';
 import type { Topic } from '../../lib/engine/types';
 
@@ -112,5 +112,22 @@ describe('main content over boilerplate', () => {
     const list = '<ul><li><a href="/a">Coffee brewing</a></li><li><a href="/b">Coffee beans</a></li></ul>';
     expect(evaluate(`${list}<p>Coffee roasting at home.</p>`, COFFEE).snippet).toBe('Coffee roasting at home.');
     expect(evaluate(`${list}${GARDEN}`, COFFEE).snippet).toMatch(/^Coffee brewing/);
+  });
+
+  it('the main text (kept for the library search) is the main region, whitespace collapsed, without navigation or cookie banners', () => {
+    const html = `<nav><a href="/">Home</a> <a href="/menu">Menu</a></nav><div id="cookie-banner">We use cookies</div>
+      <main><h1>Brewing   coffee</h1>\n<p>Grind the beans fresh.</p><p>Water at 93 degrees.</p></main><footer>Copyright</footer>`;
+    const r = evaluate(html, COFFEE);
+    expect(r.mainText).toBe('Brewing coffee Grind the beans fresh. Water at 93 degrees.');
+  });
+
+  it('the main text is cut at a word within its limit', () => {
+    const long = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(' ');
+    const r = evaluate(`<main><p>${long}</p></main>`, COFFEE);
+    const text = r.mainText ?? '';
+    expect(text.length).toBeLessThanOrEqual(MAIN_TEXT_CHARS);
+    expect(text.length).toBeGreaterThan(MAIN_TEXT_CHARS - 12);
+    expect(long.startsWith(text)).toBe(true);
+    expect(long[text.length]).toBe(' ');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRequestHandler, describeStrategies, isForagerRequest } from '../../lib/app/handlers';
 import { MAX_WINDOW, type RequestHandlers } from '../../lib/app/protocol';
+import { Library, memoryRetention } from '../../lib/app/library';
 import { CrawlRunner } from '../../lib/app/runner';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlRecord } from '../../lib/app/store/types';
@@ -48,6 +49,8 @@ describe('protocol', () => {
       store,
       strategies: () => describeStrategies(listStrategies()),
       inspectTab: async (tabId) => ({ tabId, url: 'https://x.example.com/', title: 'x', serp: null }),
+      library: new Library({ store }),
+      retention: memoryRetention(),
     });
     expect(await handle({ type: 'forager/ping' })).toEqual({ ok: true, value: { activeCrawl: null } });
     expect(await handle({ type: 'nope' })).toEqual({ ok: false, error: 'Unknown request.' });
@@ -89,6 +92,8 @@ describe('protocol', () => {
       store,
       strategies: () => [],
       inspectTab: async (tabId) => ({ tabId, url: '', title: '', serp: null }),
+      library: new Library({ store }),
+      retention: memoryRetention(),
       clearStorage: async () => {
         cleared++;
       },
@@ -110,7 +115,14 @@ describe('protocol', () => {
       evaluator: localEvaluator,
       makeFetcher: () => ({ fetch: async () => ({}) as never }),
     });
-    const handle = createRequestHandler({ runner, store, strategies: () => [], inspectTab: async () => ({}) as never });
+    const handle = createRequestHandler({
+      runner,
+      store,
+      strategies: () => [],
+      inspectTab: async () => ({}) as never,
+      library: new Library({ store }),
+      retention: memoryRetention(),
+    });
     const count = MAX_WINDOW * 2 + 17;
     await store.addSkips(
       'big',

@@ -105,6 +105,49 @@ describe('store migration from database version 1 (records of the previous layou
     store.close();
   });
 
+  it('database version 2 -> 3 adds the search index store and keeps every crawl, page, skip and checkpoint', async () => {
+    const name = `forager-migration-v2-${process.pid}`;
+    const db = await openDB(name, 2, {
+      upgrade(database) {
+        database.createObjectStore('crawls', { keyPath: 'id' }).createIndex('byUpdatedAt', 'updatedAt');
+        database
+          .createObjectStore('pages', { keyPath: ['crawlId', 'page.url'] })
+          .createIndex('byScore', ['crawlId', 'page.score']);
+        database.createObjectStore('skips', { keyPath: ['crawlId', 'skip.url'] }).createIndex('byTime', ['crawlId', 'skip.at']);
+        database.createObjectStore('checkpoints', { keyPath: 'crawlId' });
+      },
+    });
+    const record = { ...(fixture.stores.crawls[0] as object), version: 2 } as unknown as { id: string };
+    const pageRow = {
+      crawlId: record.id,
+      page: { url: 'https://site.example.com/p0', title: 'P0', snippet: '', score: 0.5, depth: 0, fetchedAt: 1, isSeed: true },
+    };
+    const skipRow = {
+      crawlId: record.id,
+      skip: { url: 'https://site.example.com/x', reason: 'http-error', detail: 'HTTP 404', at: 2 },
+    };
+    await db.put('crawls', record);
+    await db.put('pages', pageRow);
+    await db.put('skips', skipRow);
+    await db.put('checkpoints', { crawlId: record.id, checkpoint: { version: 1, fetched: ['a'] } });
+    db.close();
+
+    const store = createIdbStore(name);
+    expect(await store.getCrawl(record.id)).toEqual(record);
+    expect(await store.getPages(record.id)).toEqual([pageRow.page]);
+    expect(await store.getSkips(record.id)).toEqual([skipRow.skip]);
+    expect(await store.getCheckpoint(record.id)).toEqual({ version: 1, fetched: ['a'] });
+    expect(await store.getSearchIndex(record.id)).toBeUndefined();
+    const index = { crawlId: record.id, version: 1, pages: 1, bytes: 10, data: '{}' };
+    await store.putSearchIndex(index);
+    expect(await store.getSearchIndex(record.id)).toEqual(index);
+    store.close();
+    const raw = await openDB(name);
+    expect(raw.version).toBe(3);
+    expect([...raw.objectStoreNames].sort()).toEqual(['checkpoints', 'crawls', 'pages', 'searchIndex', 'skips']);
+    raw.close();
+  });
+
   it('refuses a record written by a newer layout, and names what a damaged record lacks', () => {
     const [first] = fixture.stores.crawls as unknown as Parameters<typeof migrateRecord>[0][];
     expect(migrateRecord(first).version).toBe(2);

@@ -205,10 +205,12 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
       await store.addPages(id, [page(`https://e.com/${id}`, 0.5)]);
       await store.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
       await store.saveCheckpoint(id, checkpoint(1));
+      await store.putSearchIndex({ crawlId: id, version: 1, pages: 1, bytes: 1, data: '{}' });
     }
     await store.deleteAll();
     expect(await store.listCrawls()).toEqual([]);
     for (const id of ['a', 'b']) {
+      expect(await store.getSearchIndex(id)).toBeUndefined();
       expect(await store.countPages(id)).toBe(0);
       expect(await store.getSkips(id)).toEqual([]);
       expect(await store.getCheckpoint(id)).toBeUndefined();
@@ -423,6 +425,41 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect((await store.getCrawl('c'))?.status).toBe('done');
   });
 
+  it('keeps one search index per crawl, replaced on put, deleted with its crawl, never for an unknown crawl', async () => {
+    const store = await make();
+    await store.putCrawl(record('c1', 1));
+    await store.putCrawl(record('c10', 2));
+    const index = (crawlId: string, pages: number) => ({
+      crawlId,
+      version: 1,
+      pages,
+      bytes: pages * 100,
+      data: `{"n":${pages}}`,
+    });
+    expect(await store.getSearchIndex('c1')).toBeUndefined();
+    await store.putSearchIndex(index('c1', 1));
+    await store.putSearchIndex(index('c1', 2));
+    await store.putSearchIndex(index('c10', 5));
+    expect(await store.getSearchIndex('c1')).toEqual(index('c1', 2));
+    await store.putSearchIndex(index('gone', 3)); // a crawl deleted before its index was written: nothing kept
+    expect(await store.getSearchIndex('gone')).toBeUndefined();
+    await expect(store.putSearchIndex({ ...index('c1', 1), data: 5 as unknown as string })).rejects.toThrow(/data/);
+    await expect(store.putSearchIndex({ ...index('c1', 1), pages: Number.NaN })).rejects.toThrow(/pages/);
+    expect(await store.getSearchIndex('c1')).toEqual(index('c1', 2));
+    await store.deleteCrawl('c1');
+    expect(await store.getSearchIndex('c1')).toBeUndefined();
+    expect(await store.getSearchIndex('c10')).toEqual(index('c10', 5));
+  });
+
+  it('keeps a crawl’s pin through updates', async () => {
+    const store = await make();
+    await store.putCrawl(record('p', 1));
+    expect((await store.updateCrawl('p', { pinned: true }))?.pinned).toBe(true);
+    expect((await store.getCrawl('p'))?.pinned).toBe(true);
+    await store.updateCrawl('p', { updatedAt: 2 });
+    expect((await store.getCrawl('p'))?.pinned).toBe(true);
+  });
+
   it('returns copies of pages, not live objects', async () => {
     const store = await make();
     const p = page('https://e.com/x', 0.5);
@@ -502,6 +539,7 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
       checkpoint: checkpoint(4),
       patch: { name: 'kept', updatedAt: 8 },
     });
+    await first.putSearchIndex({ crawlId: 'keep', version: 1, pages: 121, bytes: 9000, data: '{"index":true}' });
     await first.putCrawl(record('gone', 9));
     await first.deleteCrawl('gone');
     first.close();
@@ -513,6 +551,13 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
     expect((await second.getPages('keep', { limit: 1 }))[0].score).toBe(Math.max(...manyPages(120, 3).map((p) => p.score)));
     expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4), skip('https://e.com/s2', 5)]);
     expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
+    expect(await second.getSearchIndex('keep')).toEqual({
+      crawlId: 'keep',
+      version: 1,
+      pages: 121,
+      bytes: 9000,
+      data: '{"index":true}',
+    });
     expect((await second.listCrawls()).map((c) => c.id)).toEqual(['keep']);
   });
 

@@ -27,6 +27,37 @@ const hostile: PageResult = {
   lastModified: 'Tue, 01 Apr 2025 10:00:00 GMT',
 };
 
+describe('library search hits', () => {
+  it('renders hostile hits as text only; a non-web URL is never a link', async () => {
+    const { LibraryHits } = await import('../../entrypoints/library/LibraryPage');
+    const root = document.getElementById('root')!;
+    const hit = {
+      crawlId: 'c1',
+      url: hostile.url,
+      title: `${hostile.title}\u202Egnp.exe`,
+      snippet: hostile.snippet,
+      pageScore: 0.5,
+      fetchedAt: 0,
+      rank: 3,
+    };
+    render(
+      h(LibraryHits, {
+        hits: [hit, { ...hit, url: 'javascript:alert(5)' }],
+        crawlNames: new Map([['c1', 'Coffee <b>crawl</b>']]),
+      }),
+      root as unknown as Element,
+    );
+    expect(root.querySelectorAll('script, img, iframe, b').length).toBe(0);
+    const items = root.querySelectorAll('li');
+    expect(items.length).toBe(2);
+    expect(items[0].querySelector('a')!.textContent).toBe(`${hostile.title}gnp.exe`);
+    expect(items[0].querySelector('a')!.getAttribute('rel')).toContain('noopener');
+    expect(items[1].querySelector('a')).toBeNull();
+    expect(root.textContent).toContain('Coffee <b>crawl</b>');
+    render(null, root as unknown as Element);
+  });
+});
+
 describe('result rendering', () => {
   it('renders hostile titles and snippets as text only, with <mark> for topic words', async () => {
     const { ResultList } = await import('../../entrypoints/ui/components');

@@ -3,7 +3,7 @@
  * the orderings IndexedDB's indexes produce, and the patch merge.
  */
 import type { PageResult, SkipRecord } from '../../engine';
-import type { CrawlProgress, CrawlRecord, ListWindow } from './types';
+import type { CrawlProgress, CrawlRecord, ListWindow, SearchIndexRecord } from './types';
 
 /** Rejects values IndexedDB could not key or index (an unindexable record would silently vanish from listings). */
 export function checkCrawl(record: CrawlRecord): void {
@@ -104,4 +104,16 @@ export function checkProgress(crawlId: string, progress: CrawlProgress): void {
 export function sliceWindow<T>(all: T[], window?: ListWindow): T[] {
   const { offset, limit } = listWindow(window);
   return all.slice(offset, limit === Infinity ? undefined : offset + limit);
+}
+
+/** A search index record needs a crawl id, a numeric version and counts, and its data as a string. */
+export function checkSearchIndex(record: SearchIndexRecord): void {
+  if (!record || typeof record !== 'object') throw new TypeError('CrawlStore: search index must be an object');
+  checkId(record.crawlId);
+  for (const key of ['version', 'pages', 'bytes'] as const) {
+    if (typeof record[key] !== 'number' || !Number.isFinite(record[key])) {
+      throw new TypeError(`CrawlStore: search index ${key} must be a finite number`);
+    }
+  }
+  if (typeof record.data !== 'string') throw new TypeError('CrawlStore: search index data must be a string');
 }

@@ -8,6 +8,7 @@
  *   DIR/crawls/<hash of id>/pages.jsonl      pages, one JSON line each, only ever appended (a URL's later line wins)
  *   DIR/crawls/<hash of id>/skips.jsonl      skips, likewise
  *   DIR/crawls/<hash of id>/checkpoint.json  the resume state (replaced by rename; absent once the crawl is done)
+ *   DIR/crawls/<hash of id>/search-index.json  the library's search index of the crawl (replaced by rename)
  *
  * A progress write appends its pages and skips before the checkpoint is renamed into place, so a process killed in
  * between leaves pages the checkpoint does not count yet (fetched again on resume, kept once per URL), never a
@@ -18,10 +19,19 @@ import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:f
 import { appendFile, mkdir, readdir, readFile, rename, rm, stat, truncate, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { type CrawlCheckpoint, errorMessage, type PageResult, type SkipRecord } from '../../engine';
-import { checkCheckpoint, checkCrawl, checkId, checkPages, checkProgress, checkSkips, mergePatch } from './common';
+import {
+  checkCheckpoint,
+  checkCrawl,
+  checkId,
+  checkPages,
+  checkProgress,
+  checkSearchIndex,
+  checkSkips,
+  mergePatch,
+} from './common';
 import { createMemoryStore } from './memory-store';
 import { migrateRecord, type StoredRecord } from './migrate';
-import { RECORD_VERSION, type CrawlRecord, type CrawlStore } from './types';
+import { RECORD_VERSION, type CrawlRecord, type CrawlStore, type SearchIndexRecord } from './types';
 
 const MARKER = 'forager-store.json';
 const FORMAT = 'forager-store';
@@ -148,6 +158,12 @@ export async function openFileStore(dir: string): Promise<FileCrawlStore> {
       await memory.addPages(record.id, await readLines<PageResult>(path.join(crawlDir, 'pages.jsonl')));
       await memory.addSkips(record.id, await readLines<SkipRecord>(path.join(crawlDir, 'skips.jsonl')));
       try {
+        const index = JSON.parse(await readFile(path.join(crawlDir, 'search-index.json'), 'utf8')) as SearchIndexRecord;
+        await memory.putSearchIndex(index);
+      } catch {
+        // none, or cut short by a kill: the library rebuilds it from the pages
+      }
+      try {
         const checkpoint = JSON.parse(await readFile(path.join(crawlDir, 'checkpoint.json'), 'utf8')) as CrawlCheckpoint;
         await memory.saveCheckpoint(record.id, checkpoint);
       } catch (error) {
@@ -253,6 +269,16 @@ export async function openFileStore(dir: string): Promise<FileCrawlStore> {
       }),
 
     getCheckpoint: (crawlId) => memory.getCheckpoint(crawlId),
+
+    getSearchIndex: (crawlId) => memory.getSearchIndex(crawlId),
+
+    putSearchIndex: (record) =>
+      serial(async () => {
+        checkSearchIndex(record);
+        if (!(await memory.getCrawl(record.crawlId))) return;
+        await replaceFile(crawlPath(record.crawlId, 'search-index.json'), JSON.stringify(record));
+        await memory.putSearchIndex(record);
+      }),
 
     saveProgress: (crawlId, progress) =>
       serial(async () => {

@@ -7,19 +7,31 @@
  *  - pages        key [crawlId, url],   index byScore [crawlId, score]         -> getPages best first, cursor-paged
  *  - skips        key [crawlId, url],   index byTime [crawlId, at]             -> getSkips oldest first, cursor-paged
  *  - checkpoints  key crawlId
+ *  - searchIndex  key crawlId            (the library's full-text index of the crawl, serialized; a cache of its pages)
  * Pages and skips are wrapped as { crawlId, page } / { crawlId, skip } so the engine's objects are stored untouched.
  *
  * Database versions: 1 created the stores; 2 (record layout 2, lib/app/store/migrate.ts) moves the outputs version-1
- * checkpoints held into the page and skip lists, drops the checkpoints of finished crawls and versions the records.
+ * checkpoints held into the page and skip lists, drops the checkpoints of finished crawls and versions the records;
+ * 3 adds the searchIndex store (empty: the library indexes the crawls already stored when it first loads).
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../engine';
-import { checkCheckpoint, checkCrawl, checkId, checkPages, checkProgress, checkSkips, listWindow, mergePatch } from './common';
+import {
+  checkCheckpoint,
+  checkCrawl,
+  checkId,
+  checkPages,
+  checkProgress,
+  checkSearchIndex,
+  checkSkips,
+  listWindow,
+  mergePatch,
+} from './common';
 import { migrateRecord, splitCheckpoint, type StoredRecord } from './migrate';
-import type { CrawlRecord, CrawlStore, ListWindow } from './types';
+import type { CrawlRecord, CrawlStore, ListWindow, SearchIndexRecord } from './types';
 
 /** Database version; bump it and extend `upgrade` when the layout changes. */
-export const DB_VERSION = 2;
+export const DB_VERSION = 3;
 
 interface StoredPage {
   crawlId: string;
@@ -39,6 +51,7 @@ interface ForagerDB extends DBSchema {
   pages: { key: [string, string]; value: StoredPage; indexes: { byScore: [string, number] } };
   skips: { key: [string, string]; value: StoredSkip; indexes: { byTime: [string, number] } };
   checkpoints: { key: string; value: StoredCheckpoint };
+  searchIndex: { key: string; value: SearchIndexRecord };
 }
 
 type Db = IDBPDatabase<ForagerDB>;
@@ -148,6 +161,7 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
           database.createObjectStore('skips', { keyPath: ['crawlId', 'skip.url'] }).createIndex('byTime', ['crawlId', 'skip.at']);
           database.createObjectStore('checkpoints', { keyPath: 'crawlId' });
         }
+        if (oldVersion < 3) database.createObjectStore('searchIndex', { keyPath: 'crawlId' });
       },
       // Another context wants to upgrade or delete the database: step aside rather than block it forever.
       blocking() {
@@ -254,8 +268,9 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
     deleteCrawl(id) {
       return run('deleting a crawl', async (db) => {
         checkId(id);
-        const tx = db.transaction(['crawls', 'pages', 'skips', 'checkpoints'], 'readwrite');
+        const tx = db.transaction(['crawls', 'pages', 'skips', 'checkpoints', 'searchIndex'], 'readwrite');
         await commit(tx, (add) => {
+          add(tx.objectStore('searchIndex').delete(id));
           add(tx.objectStore('crawls').delete(id));
           add(tx.objectStore('pages').delete(crawlKeys(id)));
           add(tx.objectStore('skips').delete(crawlKeys(id)));
@@ -266,9 +281,10 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
 
     deleteAll() {
       return run('deleting all crawls', async (db) => {
-        const tx = db.transaction(['crawls', 'pages', 'skips', 'checkpoints'], 'readwrite');
+        const tx = db.transaction(['crawls', 'pages', 'skips', 'checkpoints', 'searchIndex'], 'readwrite');
         await commit(tx, (add) => {
-          for (const name of ['crawls', 'pages', 'skips', 'checkpoints'] as const) add(tx.objectStore(name).clear());
+          for (const name of ['crawls', 'pages', 'skips', 'checkpoints', 'searchIndex'] as const)
+            add(tx.objectStore(name).clear());
         });
       });
     },
@@ -416,6 +432,29 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
       return run('reading a checkpoint', async (db) => {
         checkId(crawlId);
         return (await db.get('checkpoints', crawlId))?.checkpoint;
+      });
+    },
+
+    getSearchIndex(crawlId) {
+      return run('reading the search index', async (db) => {
+        checkId(crawlId);
+        return db.get('searchIndex', crawlId);
+      });
+    },
+
+    putSearchIndex(record) {
+      return run('saving the search index', async (db) => {
+        checkSearchIndex(record);
+        const tx = db.transaction(['crawls', 'searchIndex'], 'readwrite');
+        // The crawl is looked up in the same transaction: a crawl deleted meanwhile leaves no orphaned index.
+        await commit(tx, (add) => {
+          add(
+            tx
+              .objectStore('crawls')
+              .count(record.crawlId)
+              .then((n) => (n > 0 ? tx.objectStore('searchIndex').put(record) : undefined)),
+          );
+        });
       });
     },
   };

@@ -10,6 +10,7 @@ export type {
   CrawlStore,
   FetchSettings,
   ListWindow,
+  SearchIndexRecord,
   SeedSource,
 } from './types';
 export { RECORD_VERSION } from './types';

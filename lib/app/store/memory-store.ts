@@ -11,13 +11,14 @@ import {
   checkId,
   checkPages,
   checkProgress,
+  checkSearchIndex,
   checkSkips,
   mergePatch,
   newestFirst,
   oldestFirst,
   sliceWindow,
 } from './common';
-import type { CrawlRecord, CrawlStore } from './types';
+import type { CrawlRecord, CrawlStore, SearchIndexRecord } from './types';
 
 /** Creates an empty in-memory CrawlStore. Nothing survives the process. */
 export function createMemoryStore(): CrawlStore {
@@ -25,6 +26,7 @@ export function createMemoryStore(): CrawlStore {
   const pages = new Map<string, Map<string, PageResult>>();
   const skips = new Map<string, Map<string, SkipRecord>>();
   const checkpoints = new Map<string, CrawlCheckpoint>();
+  const searchIndexes = new Map<string, SearchIndexRecord>();
 
   const bucket = <T>(all: Map<string, Map<string, T>>, crawlId: string): Map<string, T> => {
     let m = all.get(crawlId);
@@ -64,6 +66,7 @@ export function createMemoryStore(): CrawlStore {
       pages.delete(id);
       skips.delete(id);
       checkpoints.delete(id);
+      searchIndexes.delete(id);
     },
 
     async deleteAll() {
@@ -71,6 +74,7 @@ export function createMemoryStore(): CrawlStore {
       pages.clear();
       skips.clear();
       checkpoints.clear();
+      searchIndexes.clear();
     },
 
     async addPages(crawlId, list) {
@@ -131,6 +135,18 @@ export function createMemoryStore(): CrawlStore {
       checkId(crawlId);
       const c = checkpoints.get(crawlId);
       return c === undefined ? undefined : structuredClone(c);
+    },
+
+    async getSearchIndex(crawlId) {
+      checkId(crawlId);
+      const r = searchIndexes.get(crawlId);
+      return r === undefined ? undefined : { ...r };
+    },
+
+    async putSearchIndex(record) {
+      checkSearchIndex(record);
+      if (!crawls.has(record.crawlId)) return;
+      searchIndexes.set(record.crawlId, { ...record });
     },
   };
 }

@@ -69,6 +69,24 @@ export interface CrawlRecord {
   createdAt: number;
   updatedAt: number;
   stats: CrawlStats;
+  /** Kept by the library's retention policy whatever its limits (lib/app/library/retention.ts). */
+  pinned?: boolean;
+}
+
+/**
+ * One crawl's part of the library's full-text index, serialized by lib/app/library; the store keeps it opaque. It is
+ * a cache: the crawl's pages are the truth, and pages missing from it are indexed again when it is loaded.
+ */
+export interface SearchIndexRecord {
+  crawlId: string;
+  /** Layout of `data` (lib/app/library's INDEX_VERSION): another layout is rebuilt from the pages. */
+  version: number;
+  /** Pages the index holds. */
+  pages: number;
+  /** Approximate bytes the crawl's pages take (their JSON), for retention by size. */
+  bytes: number;
+  /** The serialized index. */
+  data: string;
 }
 
 /** What one write of a running crawl's progress holds (see {@link CrawlStore.saveProgress}). */
@@ -102,7 +120,7 @@ export interface CrawlStore {
   listCrawls(): Promise<CrawlRecord[]>;
   /** Merge fields into a crawl record; resolves to the updated record (undefined when the id is unknown). */
   updateCrawl(id: string, patch: Partial<Omit<CrawlRecord, 'id'>>): Promise<CrawlRecord | undefined>;
-  /** Deletes the crawl, its pages, skips and checkpoint. */
+  /** Deletes the crawl, its pages, skips, checkpoint and search index. */
   deleteCrawl(id: string): Promise<void>;
   /** Deletes every crawl with its pages, skips and checkpoint, in one write: all of it or (on failure) none. */
   deleteAll(): Promise<void>;
@@ -116,6 +134,10 @@ export interface CrawlStore {
   countSkips(crawlId: string): Promise<number>;
   saveCheckpoint(crawlId: string, checkpoint: CrawlCheckpoint): Promise<void>;
   getCheckpoint(crawlId: string): Promise<CrawlCheckpoint | undefined>;
+  /** The crawl's part of the library's search index, when one was stored. */
+  getSearchIndex(crawlId: string): Promise<SearchIndexRecord | undefined>;
+  /** Replaces the crawl's search index; writes nothing when the crawl is unknown (deleted meanwhile). */
+  putSearchIndex(record: SearchIndexRecord): Promise<void>;
   /**
    * New pages and skips, the checkpoint and a record patch of a running crawl in one atomic write (one IndexedDB
    * transaction; for files, appends before the checkpoint's rename): whoever reads next, a worker started after a

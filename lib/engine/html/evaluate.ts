@@ -22,6 +22,8 @@ const MAX_TITLE_CHARS = 500;
 /** Snippet: ~30 words, at most ~300 characters. */
 const SNIPPET_WORDS = 30;
 const SNIPPET_CHARS = 300;
+/** Characters of a page's main text kept for the library's full-text index (about 600 words of English). */
+export const MAIN_TEXT_CHARS = 4000;
 /** Width of the window in which topic hits are counted for a snippet candidate (about 30 words of English). */
 const SNIPPET_SCAN_CHARS = 200;
 
@@ -531,6 +533,7 @@ function evaluateIn(
     score,
     title,
     snippet,
+    mainText: mainTextOf(visibleText, runText, runKind, runs.weight),
     links,
     terms,
     length: tokens.length + titleTerms.length,
@@ -544,15 +547,32 @@ function evaluateIn(
   return { evaluation, sample, stopShare };
 }
 
-/** Up to DETECT_CHARS characters of the page's heaviest text (runs of full weight, else any but boilerplate). */
+/** Up to DETECT_CHARS characters of the page's heaviest text, raw, for the language detector. */
 function detectionSample(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+  return heaviestText(text, runText, runKind, weight, DETECT_CHARS);
+}
+
+/**
+ * The page's main text for the library's full-text index: its heaviest text (as the snippet and the detector read it),
+ * whitespace collapsed, cut at a word within MAIN_TEXT_CHARS.
+ */
+function mainTextOf(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+  // Raw text holds runs of whitespace: read twice the cap, then cut what is left after collapsing.
+  const s = collapse(heaviestText(text, runText, runKind, weight, MAIN_TEXT_CHARS * 2));
+  if (s.length <= MAIN_TEXT_CHARS) return s;
+  const space = s.lastIndexOf(' ', MAIN_TEXT_CHARS);
+  return s.slice(0, space > MAIN_TEXT_CHARS / 2 ? space : MAIN_TEXT_CHARS);
+}
+
+/** Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order. */
+function heaviestText(text: TextView, runText: number[], runKind: number[], weight: number[], max: number): string {
   let top = -1;
   for (let r = 0; r < weight.length; r++) if (runKind[r] !== KIND_BOILER && weight[r] > top) top = weight[r];
   let out = '';
-  for (let r = 0; r < weight.length && out.length < DETECT_CHARS; r++) {
+  for (let r = 0; r < weight.length && out.length < max; r++) {
     if (runKind[r] === KIND_BOILER || weight[r] !== top) continue;
     const end = r + 1 < runText.length ? runText[r + 1] : text.length;
-    out += text.slice(runText[r], Math.min(end, runText[r] + DETECT_CHARS - out.length));
+    out += text.slice(runText[r], Math.min(end, runText[r] + max - out.length));
     out += ' ';
   }
   return out;

@@ -1,0 +1,236 @@
+/**
+ * The library page (library.html): search over every page Forager found, and the library's settings: storage used
+ * (navigator.storage.estimate), retention (keep N crawls / M MB, pinned crawls kept), pins, import of a JSON export.
+ * Self-contained: it talks to the background through ui/api's typed requests only.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { LibraryHit, RetentionPolicy } from '../../lib/app/library';
+import type { LibraryInfo } from '../../lib/app/protocol';
+import type { CrawlRecord } from '../../lib/app/store';
+import { oneLine } from '../../lib/app/text-safety';
+import { errorMessage } from '../../lib/engine';
+import { request } from '../ui/api';
+
+/** Largest file offered to the background (lib/app/library/import.ts MAX_IMPORT_BYTES; checked there again). */
+const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
+
+const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+/** An http(s) URL to link to, else undefined (a hit's URL is checked on import and by the crawler; checked again). */
+function linkable(url: string): string | undefined {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Search hits as text (titles and snippets are page text: never markup). */
+export function LibraryHits({ hits, crawlNames }: { hits: LibraryHit[]; crawlNames: Map<string, string> }) {
+  return (
+    <ol class="library-hits" data-testid="library-hits">
+      {hits.map((hit) => {
+        const href = linkable(hit.url);
+        const title = oneLine(hit.title) || hit.url;
+        return (
+          <li key={`${hit.crawlId} ${hit.url}`}>
+            <div>
+              {href ? (
+                <a href={href} target="_blank" rel="noopener noreferrer">
+                  {title}
+                </a>
+              ) : (
+                title
+              )}
+            </div>
+            <div>{oneLine(hit.snippet)}</div>
+            <div class="library-hit-meta">
+              {oneLine(hit.url)} · in {crawlNames.get(hit.crawlId) ?? 'a crawl'} · found{' '}
+              {new Date(hit.fetchedAt).toLocaleDateString()}
+            </div>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+function SearchBox({ crawlNames }: { crawlNames: Map<string, string> }) {
+  const [query, setQuery] = useState('');
+  const [hits, setHits] = useState<LibraryHit[]>([]);
+  const [error, setError] = useState('');
+  const latest = useRef(0);
+  useEffect(() => {
+    const ask = ++latest.current;
+    const timer = setTimeout(() => {
+      request({ type: 'forager/search', query, limit: 100 }).then(
+        (found) => {
+          if (ask !== latest.current) return; // an answer to an older query
+          setHits(found);
+          setError('');
+        },
+        (e: unknown) => ask === latest.current && setError(errorMessage(e)),
+      );
+    }, 120);
+    return () => clearTimeout(timer);
+  }, [query]);
+  return (
+    <div>
+      <input
+        type="search"
+        placeholder="Search every page Forager found"
+        aria-label="Search the library"
+        data-testid="library-search"
+        value={query}
+        onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+      />
+      {error && <p class="library-error">{error}</p>}
+      {query.trim() && !error && <p class="library-note">{hits.length === 0 ? 'Nothing found.' : `${hits.length} pages`}</p>}
+      <LibraryHits hits={hits} crawlNames={crawlNames} />
+    </div>
+  );
+}
+
+function Storage({ info }: { info: LibraryInfo | null }) {
+  const [estimate, setEstimate] = useState<{ usage?: number; quota?: number } | null>(null);
+  useEffect(() => {
+    navigator.storage?.estimate?.().then(setEstimate, () => setEstimate(null));
+  }, [info]);
+  return (
+    <p class="library-note" data-testid="library-storage">
+      {info ? `${info.crawls} crawls, ${info.pages} pages (about ${megabytes(info.bytes)}). ` : ''}
+      {estimate?.usage !== undefined
+        ? `This browser reports ${megabytes(estimate.usage)} used by Forager` +
+          (estimate.quota !== undefined ? ` of ${megabytes(estimate.quota)} available.` : '.')
+        : 'This browser does not report its storage use.'}
+    </p>
+  );
+}
+
+/** Retention settings: empty fields are "no limit"; nothing is deleted unless a limit is set and saved. */
+function RetentionForm({ policy, onSaved }: { policy: RetentionPolicy; onSaved(deleted: string[]): void }) {
+  const [crawls, setCrawls] = useState(policy.keepCrawls?.toString() ?? '');
+  const [mb, setMb] = useState(policy.maxMegabytes?.toString() ?? '');
+  const [message, setMessage] = useState('');
+  const limit = (s: string): number | null => (s.trim() === '' ? null : Number(s));
+  const save = async (e: Event) => {
+    e.preventDefault();
+    try {
+      const { deleted } = await request({
+        type: 'forager/setRetention',
+        policy: { keepCrawls: limit(crawls), maxMegabytes: limit(mb) },
+      });
+      setMessage(deleted.length ? `Saved; ${deleted.length} old crawls deleted.` : 'Saved; nothing deleted.');
+      onSaved(deleted);
+    } catch (error) {
+      setMessage(errorMessage(error));
+    }
+  };
+  return (
+    <form onSubmit={save}>
+      <label>
+        Keep the newest{' '}
+        <input type="number" min={1} value={crawls} onInput={(e) => setCrawls((e.target as HTMLInputElement).value)} /> crawls
+        (empty: all)
+      </label>
+      <label>
+        Keep the library under{' '}
+        <input type="number" min={1} value={mb} onInput={(e) => setMb((e.target as HTMLInputElement).value)} /> MB (empty: no
+        limit)
+      </label>
+      <p class="library-note">Oldest unpinned crawls are deleted first; pinned crawls and a running crawl are always kept.</p>
+      <button type="submit">Save retention</button> <span role="status">{message}</span>
+    </form>
+  );
+}
+
+function ImportForm({ onImported }: { onImported(): void }) {
+  const [message, setMessage] = useState('');
+  const pick = async (e: Event) => {
+    const input = e.target as HTMLInputElement;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    if (file.size > MAX_IMPORT_BYTES) {
+      setMessage(`Not imported: the file is too large (over ${megabytes(MAX_IMPORT_BYTES)}).`);
+      return;
+    }
+    try {
+      const record = await request({ type: 'forager/import', json: await file.text() });
+      setMessage(`Imported "${oneLine(record.name)}".`);
+      onImported();
+    } catch (error) {
+      setMessage(`Not imported: ${errorMessage(error)}`);
+    }
+  };
+  return (
+    <div>
+      <label>
+        Import a crawl (Forager JSON export): <input type="file" accept=".json,application/json" onChange={pick} />
+      </label>
+      <p role="status">{message}</p>
+    </div>
+  );
+}
+
+function Pins({ crawls, onChange }: { crawls: CrawlRecord[]; onChange(): void }) {
+  return (
+    <ul>
+      {crawls.map((c) => (
+        <li key={c.id}>
+          <label>
+            <input
+              type="checkbox"
+              checked={!!c.pinned}
+              onChange={(e) =>
+                request({ type: 'forager/pin', id: c.id, pinned: (e.target as HTMLInputElement).checked }).then(
+                  onChange,
+                  onChange,
+                )
+              }
+            />{' '}
+            {oneLine(c.name) || oneLine(c.topic.keywords)} ({new Date(c.createdAt).toLocaleDateString()})
+          </label>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+export function LibraryPage() {
+  const [info, setInfo] = useState<LibraryInfo | null>(null);
+  const [crawls, setCrawls] = useState<CrawlRecord[]>([]);
+  const [error, setError] = useState('');
+  const reload = () => {
+    Promise.all([request({ type: 'forager/library' }), request({ type: 'forager/list' })]).then(
+      ([i, list]) => {
+        setInfo(i);
+        setCrawls(list);
+      },
+      (e: unknown) => setError(errorMessage(e)),
+    );
+  };
+  useEffect(reload, []);
+  const names = new Map(crawls.map((c) => [c.id, oneLine(c.name) || oneLine(c.topic.keywords)]));
+  return (
+    <main class="library">
+      <h1>Library</h1>
+      {error && <p class="library-error">{error}</p>}
+      <SearchBox crawlNames={names} />
+      <section>
+        <h2>Storage</h2>
+        <Storage info={info} />
+        {info && <RetentionForm policy={info.retention} onSaved={reload} />}
+      </section>
+      <section>
+        <h2>Pinned crawls</h2>
+        <Pins crawls={crawls} onChange={reload} />
+      </section>
+      <section>
+        <h2>Import</h2>
+        <ImportForm onImported={reload} />
+      </section>
+    </main>
+  );
+}

@@ -1,0 +1,6 @@
+import { render } from 'preact';
+import '../ui/styles.css';
+import './style.css';
+import { LibraryPage } from './LibraryPage';
+
+render(<LibraryPage />, document.getElementById('app')!);
