@@ -213,6 +213,13 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       if (respectRobots) {
         try {
           if (!(await raceAbort(robots.isAllowed(current, userAgent), signal))) {
+            // Disallow-all is also the verdict for a site whose robots.txt could not be fetched (network, timeout, 5xx):
+            // that is the site being unreachable, and the user must be told so, not that robots.txt forbids it.
+            const verdict = await robots.status(current);
+            if (verdict?.kind === 'disallow-all') {
+              const timedOut = verdict.detail.startsWith('timeout');
+              return fail(timedOut ? 'timeout' : 'network', `site unreachable (robots.txt: ${verdict.detail})`);
+            }
             return fail('robots', redirects ? `robots.txt disallows redirect target ${current}` : 'disallowed by robots.txt');
           }
           const crawlDelay = await raceAbort(robots.crawlDelayMs(current, userAgent), signal);
