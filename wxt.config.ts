@@ -35,8 +35,9 @@ export default defineConfig({
     worker: { rollupOptions: { treeshake } },
   }),
   manifest: ({ browser }) => ({
-    name: 'Forager',
-    description: 'Extends a web search: crawls outward from the results and ranks fresh pages on the same topic.',
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
     permissions: [
       'contextMenus',
       'storage',
@@ -48,6 +49,8 @@ export default defineConfig({
       ...(browser === 'chrome' ? ['offscreen'] : []),
     ],
     optional_host_permissions: ['<all_urls>'],
+    // The notice when a crawl ends, asked for when the user turns it on (options page).
+    optional_permissions: ['notifications'],
     ...(e2e ? { host_permissions: ['<all_urls>'] } : {}),
     browser_specific_settings:
       browser === 'firefox'

@@ -16,6 +16,7 @@
  */
 import type { CrawlRecord, CrawlSettings, SeedSource } from './store/types';
 import type { PageResult, SkipRecord, StrategyInfo } from '../engine';
+import type { PageScore } from './view/relevance';
 
 /** Name of the runtime port for live updates. */
 export const LIVE_PORT = 'forager/live';
@@ -70,6 +71,8 @@ export interface CrawlSnapshot {
   pageCount: number;
   /** True when this crawl is the one running in this background right now. */
   active: boolean;
+  /** Every listed page's URL, score and seed flag: what the counts of new relevant pages need (lib/app/view/relevance.ts). */
+  scores: PageScore[];
 }
 
 /** A request that carries nothing but its type. */
