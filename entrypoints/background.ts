@@ -207,7 +207,7 @@ export default defineBackground(() => {
   void browser.contextMenus.removeAll().then(() =>
     browser.contextMenus.create({
       id: MENU_ID,
-      title: (browser.i18n.getMessage as (key: string) => string)('menuCrawlFromHere') || 'Find more pages like this',
+      title: (browser.i18n.getMessage as (key: string) => string)('menuCrawlFromHere') || 'Crawl from here',
       contexts: ['page', 'link', 'selection'],
     }),
   );

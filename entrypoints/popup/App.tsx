@@ -9,6 +9,7 @@
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CrawlSnapshot, LiveServerMessage, StrategyDescription, TabContext } from '../../lib/app/protocol';
 import type { CrawlSettings } from '../../lib/app/store/types';
+import { oneLine } from '../../lib/app/text-safety';
 import { countsOf, mergeScores, visiblePages } from '../../lib/app/view/relevance';
 import { mergeResults } from '../../lib/app/view/results';
 import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
@@ -108,8 +109,11 @@ export function App() {
   // the user starts here switches it to results).
   const [first, setFirst] = useState<'results' | 'start' | null>(null);
   useEffect(() => {
-    if (first !== null || snap === 'loading' || tab === 'loading') return;
-    setFirst(resultsFirst(snap, tab) ? 'results' : 'start');
+    if (first !== null || snap === 'loading') return;
+    // A running or paused crawl is shown at once; otherwise the tab decides (is it this crawl's page?).
+    const live = snap?.record.status === 'running' || snap?.record.status === 'paused';
+    if (!live && tab === 'loading') return;
+    setFirst(resultsFirst(snap, tab === 'loading' ? null : tab) ? 'results' : 'start');
   }, [snap, tab, first]);
 
   const counts = useMemo(() => countsOf(current?.scores ?? []), [current?.scores]);
@@ -262,7 +266,7 @@ export function App() {
             <p class="last-crawl" data-testid="last-crawl">
               {t('lastCrawl')}{' '}
               <button type="button" class="link" data-testid="open-last-crawl" onClick={() => setFirst('results')}>
-                {current.record.name}
+                {oneLine(current.record.name)}
               </button>
             </p>
           )}

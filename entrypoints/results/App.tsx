@@ -181,8 +181,9 @@ function CrawlCard({ record, count, onError }: { record: CrawlRecord; count: num
       onError(errorMessage(e));
     }
   };
-  const source = record.source.engine
-    ? t('startedFrom', record.source.engine)
+  const where = record.source.engine ?? (record.source.pageUrl ? displayLocation(record.source.pageUrl).site : '');
+  const source = record.source.query
+    ? t('startedFromQuery', oneLine(record.source.query), where)
     : record.source.pageUrl
       ? t('startedFrom', locationText(record.source.pageUrl))
       : t('startedFromPage');

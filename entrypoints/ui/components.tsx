@@ -52,6 +52,15 @@ export function Location({ url }: { url: string }) {
   );
 }
 
+/** A 16 px line icon (no icon font: every system draws it alike). */
+function Icon({ path }: { path: string }) {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d={path} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" />
+    </svg>
+  );
+}
+
 export interface RowActions {
   /** Hide this page from the list (kept in the crawl; the list offers "show hidden"). */
   onHide?(url: string): void;
@@ -144,7 +153,7 @@ export function ResultRow({
           aria-label={t('openInBackground')}
           onClick={() => href && openInBackground([href])}
         >
-          <span aria-hidden="true">⧉</span>
+          <Icon path="M14 3h7v7M21 3l-9 9M19 14v5a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2h5" />
         </button>
         <button
           type="button"
@@ -159,7 +168,7 @@ export function ResultRow({
             })
           }
         >
-          <span aria-hidden="true">{copied ? '✓' : '⎘'}</span>
+          <Icon path={copied ? 'M5 12l5 5L20 7' : 'M9 9h11v11H9zM5 15H4V4h11v1'} />
         </button>
         {actions?.onHide && (
           <button
@@ -170,7 +179,7 @@ export function ResultRow({
             aria-label={t('hideResult')}
             onClick={() => actions.onHide?.(page.url)}
           >
-            <span aria-hidden="true">✕</span>
+            <Icon path="M3 3l18 18M10.6 5.1A10 10 0 0 1 12 5c6 0 10 7 10 7a17 17 0 0 1-3.2 3.9M6.6 6.6C3.7 8.5 2 12 2 12s4 7 10 7a9.7 9.7 0 0 0 5.4-1.6M9.9 9.9a3 3 0 0 0 4.2 4.2" />
           </button>
         )}
       </div>
