@@ -8,6 +8,7 @@ import { createCrawl } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { seedsFor, topicQuery } from '../harness/testweb/generate';
 import { startTestWeb } from '../harness/testweb/server';
+import { median } from './stats';
 
 export interface CrawlBenchResult {
   pagesPerSecond: number;
@@ -17,8 +18,6 @@ export interface CrawlBenchResult {
   fetchMsPerPage: number;
   strategyMsPerPage: number;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One crawl of `maxPages` over a fresh test web; returns its figures. */
 export async function crawlOnce(
@@ -34,9 +33,7 @@ export async function crawlOnce(
       seeds: seedsFor(web.web, topic, 3).map((p) => web.urlOf(p)),
       strategy: { ...strategy, seed: 1 },
       limits: { maxPages, maxBuffer: 256 },
-      fetcher: createFetcher({ politenessDelayMs: 0, concurrency: 8, urlPolicy: policy }),
-      urlPolicy: policy,
-      concurrency: 8,
+      fetcher: createFetcher({ politenessDelayMs: 0, maxInFlight: 8, urlPolicy: policy }),
     });
     const t0 = performance.now();
     let pages = 0;

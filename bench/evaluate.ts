@@ -21,6 +21,7 @@ import { performance } from 'node:perf_hooks';
 import { Parser } from 'htmlparser2';
 import { evaluatePage } from '../lib/engine';
 import type { EvaluationInput, PageEvaluation, Topic } from '../lib/engine';
+import { median } from './stats';
 
 type EvaluateFn = (input: EvaluationInput) => PageEvaluation;
 
@@ -37,12 +38,6 @@ interface BenchPage {
   group: string;
   body: Uint8Array;
   topic: Topic;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** Up to `max` HTML files over 60 KB under `root` (sorted walk, bounded). */

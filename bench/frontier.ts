@@ -4,7 +4,8 @@
  * At capacities 256, 10,000 and 100,000 it times, on a full PriorityFrontier of realistic URLs (~70 characters):
  * - add with evictions: fresh URLs with rising scores, so nearly every add evicts the minimum;
  * - add, random scores: fresh URLs with uniform scores (a mix of evictions and rejections, the usual crawl case);
- * - popTop(16): one Best-N-First round;
+ * - draw16: one Best-N-First choice (the best 16 ready entries, one of them removed), all sites ready;
+ * - draw16busy: the same with half the sites busy (their entries are walked past);
  * - raise: a later, higher sighting of a queued URL.
  * Each figure is the median of several runs. Memory: heap growth per queued URL for 100,000 URLs, split into the
  * URL strings themselves and the frontier's own structures (two heap slots, a node, a Map and a Set entry).
@@ -17,6 +18,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PriorityFrontier } from '../lib/engine';
 import { Rng } from '../lib/engine';
+import { median } from './stats';
 
 const CAPACITIES = [256, 10_000, 100_000];
 const RUNS = 5;
@@ -34,12 +36,6 @@ function makeUrl(rng: Rng, i: number): string {
   const query = rng.next() < 0.2 ? `?page=${rng.int(50)}` : '';
   // new URL() gives a flat string, as the evaluator's canonical URLs are (template strings are ropes).
   return new URL(`https://${host}/${2000 + rng.int(26)}/${slug}-${i}.html${query}`).href;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** A callable gc(): the global one under --expose-gc, otherwise enabled at run time through V8 flags. */
@@ -112,25 +108,33 @@ function benchCapacity(capacity: number, urls: string[]): Record<string, number>
   return out;
 }
 
-/** popTop(16) rounds per second; the frontier is refilled (untimed) between stretches so it stays near capacity. */
-function measurePopTop(capacity: number, urls: string[]): number {
+/**
+ * Best-N-First choices per second (best(16, ready) and the removal of one of them); the frontier is refilled (untimed)
+ * between stretches so it stays near capacity. `busy`: half the sites may not be contacted now.
+ */
+function measureDraw(capacity: number, urls: string[], busy: boolean): number {
   const rates: number[] = [];
-  const rounds = 2000;
+  const draws = 2000;
+  // URLs look like https://www.<word>-<n>.example.org/...: the parity of the host's last character splits the sites.
+  const ready = busy ? (url: string) => url.charCodeAt(url.indexOf('.example.org') - 1) % 2 === 0 : () => true;
   for (let run = 0; run < RUNS + 1; run++) {
     const rng = new Rng(3);
     const f = fullFrontier(capacity, urls, rng);
     let next = 0;
     let spent = 0;
     let done = 0;
-    while (done < rounds) {
-      const stretch = Math.min(rounds - done, Math.max(1, Math.floor(capacity / 32)));
+    while (done < draws) {
+      const stretch = Math.min(draws - done, Math.max(1, Math.floor(capacity / 2)));
       const t0 = performance.now();
-      for (let r = 0; r < stretch; r++) f.popTop(16);
+      for (let r = 0; r < stretch; r++) {
+        const best = f.best(16, ready);
+        f.remove(best[rng.int(best.length)].url);
+      }
       spent += performance.now() - t0;
       done += stretch;
       while (f.size < capacity) f.add({ url: `${urls[next % urls.length]}#r${next++}`, score: rng.next(), depth: 2 });
     }
-    if (run > 0) rates.push((rounds / spent) * 1000);
+    if (run > 0) rates.push((draws / spent) * 1000);
   }
   return Math.round(median(rates));
 }
@@ -181,7 +185,8 @@ export async function benchFrontier(): Promise<Record<string, number>> {
   const out: Record<string, number> = {};
   for (const capacity of CAPACITIES) {
     Object.assign(out, benchCapacity(capacity, urls));
-    out[`popTop16.${capacity}.opsPerSec`] = measurePopTop(capacity, urls);
+    out[`draw16.${capacity}.opsPerSec`] = measureDraw(capacity, urls, false);
+    out[`draw16busy.${capacity}.opsPerSec`] = measureDraw(capacity, urls, true);
     gc();
   }
   urls.length = 0;
@@ -197,7 +202,7 @@ if (isMain) {
       for (const capacity of CAPACITIES) {
         rows.push(
           `capacity ${String(capacity).padStart(7)}: ` +
-            ['add-evict', 'add-random', 'popTop16', 'raise']
+            ['add-evict', 'add-random', 'draw16', 'draw16busy', 'raise']
               .map((m) => `${m} ${r[`${m}.${capacity}.opsPerSec`].toLocaleString('en-US')}/s`)
               .join(', '),
         );

@@ -1,15 +1,23 @@
 /**
  * The benchmark (`npm run bench`): figures, not pass/fail. Each part also runs alone (`npx tsx bench/<part>.ts`).
- *   evaluate  - per-page evaluation cost vs htmlparser2 parsing the same bytes alone (side by side, medians)
- *   frontier  - frontier operations per second at capacities 256 / 10,000 / 100,000, memory per queued URL
- *   crawl     - a whole crawl of the test web over loopback, politeness off: pages/s and where the time goes
- *   extension - the same crawl inside Chromium with the built extension vs the command line (needs `npm run build`)
- * Run it on a quiet machine: these 2-core machines are shared, so compare figures from one run only.
+ *   evaluate   - per-page evaluation cost vs htmlparser2 parsing the same bytes alone (side by side, medians)
+ *   frontier   - frontier operations per second at capacities 256 / 10,000 / 100,000, memory per queued URL
+ *   crawl      - a whole crawl of the test web over loopback, politeness off: pages/s and where the time goes
+ *   peer       - Forager against Crawlee's CheerioCrawler, alternated, at 0 ms, 50 ms and heavy-tailed latency:
+ *                pages/s, the limit the sites allow, CPU per page
+ *   politeness - politeness on (1 s per site), 8 sites: how close the crawl comes to the rate politeness allows
+ *   extension  - the crawl inside Chromium with the built extension vs the command line at 50 ms latency, and the
+ *                time from the Crawl click to the first fresh row (needs `npm run build`)
+ * Run it on a quiet machine: these 2-core machines are shared, so compare figures from one run only
+ * (bench/RESULTS.md keeps what was measured, with the load at the time).
  */
 import { existsSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { benchCrawl } from './crawl';
 import { benchEvaluate } from './evaluate';
 import { benchFrontier } from './frontier';
+import { benchPeer, peerTable } from './peer';
+import { benchPoliteness } from './politeness';
 
 const only = new Set(process.argv.slice(2));
 const want = (part: string) => only.size === 0 || only.has(part);
@@ -17,18 +25,34 @@ const want = (part: string) => only.size === 0 || only.has(part);
 function print(title: string, figures: Record<string, number>): void {
   console.log(`\n== ${title}`);
   for (const [k, v] of Object.entries(figures)) {
-    console.log(`${k.padEnd(52)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
+    console.log(`${k.padEnd(72)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   }
 }
 
+console.log(
+  `load average at start: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);
 if (want('evaluate')) print('page evaluation', await benchEvaluate());
 if (want('frontier')) print('frontier', await benchFrontier());
 if (want('crawl')) print('whole crawl (Node, loopback, politeness off)', await benchCrawl());
+if (want('peer')) {
+  console.log('\n== Forager vs Crawlee CheerioCrawler (test web seed 2, 600 pages, 8 in flight, politeness off; medians of 3)');
+  console.log(peerTable(await benchPeer()));
+}
+if (want('politeness')) print('politeness on: 1 s per site, 8 sites, 50 ms answers', await benchPoliteness());
 if (want('extension')) {
   if (!existsSync('.output/chrome-mv3/manifest.json')) {
     console.log('\n== extension: skipped, run `npm run build` first');
   } else {
-    const { benchExtension } = await import('./extension');
-    print('extension in Chromium vs command line (same web, same crawl)', await benchExtension());
+    const { benchExtension, benchFirstFreshRow } = await import('./extension');
+    print('extension in Chromium vs command line (same web, same crawl, 50 ms answers)', await benchExtension({ latencyMs: 50 }));
+    print('extension: Crawl click to first fresh row (politeness on, 50 ms answers)', await benchFirstFreshRow({ build: false }));
   }
 }
+console.log(
+  `\nload average at end: ${loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ')}`,
+);

@@ -49,12 +49,12 @@ Crawls outward from the seed URLs and prints the pages most similar to the topic
 Options:
   --strategy NAME       crawl strategy (default forager); also best-n-first, bfs1, bfs16, best-first, breadth-first,
                         shark-search, pagerank, infospiders, anchor-text, adaptive-bnf (--list-strategies)
-  --n N                 links fetched per round (greediness; Best-N-First's N, 1 = greedy Best-First)
+  --n N                 greediness: each link fetched is drawn from the N best (Best-N-First's N, 1 = greedy Best-First)
   --param KEY=VALUE     any other strategy parameter (repeatable)
   --max-pages N         pages to evaluate (default 500, at most ${SETTING_BOUNDS.maxPages.max})
   --max-buffer N        frontier capacity MAX_BUFFER (default 256)
   --delay MS            minimum delay between requests to one site (default 1000; robots.txt crawl-delay wins if larger)
-  --concurrency N       requests in flight over all sites (default 6)
+  --concurrency N       requests in flight over all sites (default 6); one per site while --delay is above 0
   --timeout MS          per-request timeout (default 10000)
   --max-bytes N         bytes read per page (default 102400)
   --stay-on-sites       follow only links to the seeds' hosts

@@ -148,7 +148,7 @@ async function crawl(
     makeFetcher: (settings, urlPolicy) =>
       createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
-        concurrency: settings.fetch?.concurrency,
+        maxInFlight: settings.fetch?.concurrency,
         timeoutMs: settings.fetch?.timeoutMs,
         maxBytes: settings.fetch?.maxBytes,
         respectRobots: settings.fetch?.respectRobots ?? true,

@@ -136,7 +136,7 @@ export default defineBackground(() => {
     makeFetcher: (settings, urlPolicy) =>
       createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
-        concurrency: 6,
+        maxInFlight: 6,
         // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
         timeoutMs: 10_000,
         respectRobots: true,

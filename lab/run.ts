@@ -216,7 +216,7 @@ export const LAB_URL_POLICY: UrlPolicy = { allowPrivate: true, allowedHosts: ['1
 export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator, signal?: AbortSignal): Promise<CrawlOutcome> {
   const fetcher = createFetcher({
     politenessDelayMs: 0,
-    concurrency: task.fetchConcurrency,
+    maxInFlight: task.fetchConcurrency,
     respectRobots: false,
     urlPolicy: LAB_URL_POLICY,
     ...(task.maxBytes ? { maxBytes: task.maxBytes } : {}),
@@ -230,8 +230,6 @@ export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator,
     limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
     fetcher,
     evaluator: counted,
-    urlPolicy: LAB_URL_POLICY,
-    concurrency: task.fetchConcurrency,
     signal,
   });
   const urls: string[] = [];

@@ -45,14 +45,22 @@ export interface RequestLog {
   method: string;
   /** Epoch ms when the request arrived. */
   time: number;
+  /** How long the answer was held back (ms; Infinity: never answered). */
+  delayMs?: number;
   headers: http.IncomingHttpHeaders;
 }
+
+/** How long a site waits before answering one request (ms): a number, or a per-request model; Infinity never answers. */
+export type Latency = number | ((site: string, path: string) => number);
 
 export interface StartOptions extends GenerateOptions {
   /** Serve this web instead of generating one from the options. */
   web?: TestWeb;
-  /** Wait this long before answering each request. Default 0. */
-  delayMs?: number;
+  /**
+   * Wait this long before answering each request (or what the function says for the site and path; Infinity: hold
+   * the request until close(), as a site that never answers). Default 0. See harness/testweb/latency.ts for models.
+   */
+  delayMs?: Latency;
   /** Render links to the hostile routes on some pages. Default false (the routes are served either way). */
   hostile?: boolean;
   /** First port; site i listens on port + i. Default 0 (an ephemeral port per site). */
@@ -99,7 +107,9 @@ const HTML = 'text/html; charset=utf-8';
  */
 export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTestWeb> {
   const web = opts.web ?? generateWeb(opts);
-  const delayMs = Math.max(0, opts.delayMs ?? 0);
+  const latency = opts.delayMs ?? 0;
+  const delayOf = (site: string, path: string): number =>
+    Math.max(0, typeof latency === 'number' ? latency : latency(site, path));
   const hostile = opts.hostile ?? false;
   const basePort = opts.port ?? 0;
 
@@ -149,7 +159,8 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
   const handle = (site: string, req: http.IncomingMessage, res: http.ServerResponse) => {
     const origin = originOf(site);
     const url = origin + (req.url ?? '/');
-    requests.push({ url, site, method: req.method ?? 'GET', time: Date.now(), headers: { ...req.headers } });
+    const delayMs = delayOf(site, (req.url ?? '/').split('?')[0]);
+    requests.push({ url, site, method: req.method ?? 'GET', time: Date.now(), delayMs, headers: { ...req.headers } });
     counts.set(url, (counts.get(url) ?? 0) + 1);
     res.on('error', () => {}); // a client that vanishes mid-response is not our problem
     const go = () => {
@@ -182,6 +193,7 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
       if (page) servePage(res, page);
       else plain(res, 404, 'Not found');
     };
+    if (delayMs === Number.POSITIVE_INFINITY) return; // never answered; close() destroys the socket
     if (delayMs > 0) later(delayMs, go);
     else go();
   };

@@ -15,7 +15,6 @@
  */
 import type { CrawlCheckpoint, PageResult, SkipRecord } from '../engine';
 import type { CrawlRecord, CrawlStore } from './store/types';
-import { splitCheckpoint } from './store/migrate';
 
 /** What a write takes besides the buffered pages and skips. */
 export interface WriteState {
@@ -146,7 +145,7 @@ export class ProgressWriter {
       await this.options.store.saveProgress(this.options.crawlId, {
         pages,
         skips,
-        checkpoint: checkpoint && splitCheckpoint(checkpoint).checkpoint,
+        checkpoint,
         patch,
       });
     } catch (error) {

@@ -475,7 +475,6 @@ export class CrawlRunner {
         limits: { maxPages: record.settings.maxPages, maxBuffer: record.settings.maxBuffer },
         fetcher,
         evaluator: this.deps.evaluator,
-        urlPolicy: policy,
         signal: controller.signal,
         checkpoint: checkpoint ?? undefined,
       });

@@ -3,11 +3,26 @@
  * back to the strategy as an evaluated page with outlinks. The CLI, the extension's background and the lab all
  * consume the events it yields.
  *
- * Rounds: the strategy hands out a batch (Best-N-First: the top N, shuffled); the batch is fetched concurrently
- * (the fetcher enforces politeness), each outcome is emitted as soon as it is in, and only when the whole batch is
- * in are the pages shown to the strategy, in batch order. That keeps a crawl reproducible whatever the network's
- * timing, and makes a checkpoint a clean cut: state at the start of the round + the outcomes already in.
+ * How it schedules: there are no rounds. The loop keeps the fetcher's `maxInFlight` fetches going; whenever one
+ * ends, its outcome is booked (the page is shown to the strategy at once, its outlinks filtered by the URL rules and
+ * by meta robots nofollow, here and nowhere else) and its event emitted, and the freed slot goes to the strategy's
+ * next choice among the URLs whose site may be contacted now (the fetcher answers that from its politeness: one
+ * request per site at a time and the pause between requests by default, Retry-After, robots.txt crawl-delay). A
+ * slow or resting site holds only its own URLs; when every queued URL waits for its site, the loop sleeps until the
+ * first site is ready again or a fetch ends. Fetches are not started past the page budget (pages so far plus
+ * fetches in flight never exceed it).
+ *
+ * Time comes from the fetcher's clock (lib/engine/clock.ts): on a VirtualClock with a fetch that answers on its
+ * timers, the same seed gives the same crawl, bit for bit. On the real network the order of pages depends on when
+ * answers come.
+ *
+ * Checkpoints: `checkpoint()` is valid at any moment. Booking an outcome and emitting its event are one synchronous
+ * step, so a checkpoint taken while an event is handled covers exactly the outcomes whose events were delivered;
+ * fetches in flight are in it as `inFlight` and are fetched again on resume.
  */
+import { type Clock, realClock, type TimerHandle } from './clock';
+import { DEFAULT_MAX_IN_FLIGHT } from './fetch/fetcher';
+import { errorMessage } from './errors';
 import { localEvaluator } from './html/evaluate';
 import { createStrategy } from './strategies/index';
 import { canonicalizeUrl } from './url/canonical';
@@ -23,7 +38,7 @@ import type {
   PageEvaluation,
   PageFetcher,
   PageResult,
-  PendingOutcome,
+  RefusedLinks,
   SkipRecord,
   Strategy,
   StrategyContext,
@@ -32,25 +47,28 @@ import type {
 
 export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
 
+/** Examples kept per URL rule in {@link RefusedLinks}, and their length. */
+const REFUSED_EXAMPLES = 3;
+const REFUSED_EXAMPLE_CHARS = 300;
+
 export interface CrawlOptions {
   topic: Topic;
-  /** Seed URLs; canonicalized, deduplicated; refused ones are recorded as skips. Ignored when resuming. */
+  /** Seed URLs; canonicalized, deduplicated; refused ones are emitted as skips first. Ignored when resuming. */
   seeds: string[];
   strategy: { name: string; params?: StrategyContext['params']; seed?: number };
   limits?: Partial<CrawlLimits>;
+  /**
+   * Fetches politely, and is the one place of the crawl's settings that concern the network: requests in flight
+   * (`maxInFlight`), the URL rules (`urlPolicy`, applied to outlinks too) and the clock (`clock`).
+   */
   fetcher: PageFetcher;
   /** Defaults to evaluating in this thread. */
   evaluator?: Evaluator;
-  /** Rules every outlink must pass before it reaches the strategy. */
-  urlPolicy?: UrlPolicy;
   signal?: AbortSignal;
-  /** Continue this crawl instead of starting a new one. */
+  /** Continue this crawl instead of starting a new one (version 2; see migrateCheckpoint for version 1). */
   checkpoint?: CrawlCheckpoint;
-  /** Fetches this loop keeps started at once within a batch (the fetcher queues per origin). Default 6. */
-  concurrency?: number;
   /** Words either side of a link kept as its context. */
   contextWindow?: number;
-  now?: () => number;
 }
 
 /** A running crawl. `events()` drives it; it does nothing until iterated. */
@@ -80,41 +98,82 @@ interface Timings {
   strategyMs: number;
 }
 
+/** What one fetch came to, before it is booked. */
+type Outcome =
+  | { kind: 'page'; page: PageResult; evaluation: PageEvaluation }
+  | { kind: 'skip'; reason: SkipRecord['reason']; detail: string };
+
+/** A finished fetch waiting to be booked (null outcome: stopped by an abort, fetched again on resume). */
+interface Finished {
+  entry: FrontierEntry;
+  outcome: Outcome | null;
+}
+
+/**
+ * The name a URL-rule refusal is counted under, from the rule's detail text (lib/engine/url/rules.ts writes it).
+ * Unknown details count as 'other' and keep their text in the examples.
+ */
+export function refusalRule(detail: string): string {
+  if (detail.startsWith('private or local host')) return 'private host';
+  if (/^host .* not allowed$/.test(detail)) return 'host not allowed';
+  if (detail.startsWith('scheme ')) return 'scheme';
+  if (detail.startsWith('non-HTML extension')) return 'non-HTML extension';
+  if (detail.startsWith('URL longer than')) return 'too long';
+  if (detail === 'URL carries credentials') return 'credentials';
+  if (detail.startsWith('calendar-like') || detail.includes('numeric path segments')) return 'calendar';
+  if (detail.includes('path segments')) return 'too deep';
+  if (detail.includes('repeated more than')) return 'repeated segment';
+  if (detail.startsWith('session id')) return 'session id';
+  if (detail === 'unparsable URL' || detail === 'not a string') return 'invalid';
+  return 'other';
+}
+
 class CrawlRun implements Crawl {
   private readonly topic: Topic;
   private readonly limits: CrawlLimits;
   private readonly strategySpec: CrawlCheckpoint['strategy'];
   private readonly strategy: Strategy;
   private readonly evaluator: Evaluator;
-  private readonly now: () => number;
-  private readonly concurrency: number;
+  private readonly fetcher: PageFetcher;
+  private readonly policy: UrlPolicy;
+  private readonly clock: Clock;
+  private readonly maxInFlight: number;
   private readonly seeds: string[];
   private readonly seedSet: Set<string>;
   private readonly fetched = new Set<string>();
-  /** Outlinks refused by the URL rules, recorded once each (not counted as errors: nothing was fetched). */
-  private readonly refused = new Set<string>();
-  private results: PageResult[] = [];
-  private skips: SkipRecord[] = [];
-  private pendingBatch: FrontierEntry[] = [];
-  private pendingDone = new Map<string, PendingOutcome>();
+  /** Seeds refused by the URL rules: emitted as skips when the crawl starts. */
+  private readonly seedSkips: SkipRecord[] = [];
+  /** URLs taken from the strategy and not booked yet, in the order they were taken (started or still to start). */
+  private readonly inFlight = new Map<string, FrontierEntry>();
+  /** Entries of a resumed checkpoint's inFlight not started again yet: they go before the strategy's choices. */
+  private readonly resumeQueue: FrontierEntry[] = [];
+  private readonly finished: Finished[] = [];
+  private linksRefused: RefusedLinks = { total: 0, byRule: {} };
+  private refusedReported = 0;
+  private running = 0;
   private pagesEvaluated = 0;
   private errors = 0;
   private scoreSum = 0;
   private elapsedBefore = 0;
   private startedAt = 0;
-  private inFlight = 0;
   private started = false;
+  private stopped = false;
   private pausedFlag = false;
   private wake: (() => void) | null = null;
   readonly timings: Timings = { fetchMs: 0, evaluateMs: 0, strategyMs: 0 };
 
   constructor(private readonly options: CrawlOptions) {
-    this.now = options.now ?? Date.now;
+    this.fetcher = options.fetcher;
+    this.clock = options.fetcher.clock ?? realClock;
+    this.policy = options.fetcher.urlPolicy ?? {};
+    this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
     this.evaluator = options.evaluator ?? localEvaluator;
-    this.concurrency = Math.max(1, options.concurrency ?? 6);
     const cp = options.checkpoint;
     if (cp) {
-      if (cp.version !== 1) throw new Error(`Unsupported checkpoint version ${String(cp.version)}`);
+      if ((cp.version as number) === 1) {
+        throw new Error('This checkpoint is version 1 (the batch loop): convert it with migrateCheckpoint first');
+      }
+      if (cp.version !== 2) throw new Error(`Unsupported checkpoint version ${String(cp.version)}`);
       this.topic = cp.topic;
       this.limits = { ...cp.limits, ...options.limits };
       this.strategySpec = cp.strategy;
@@ -122,15 +181,16 @@ class CrawlRun implements Crawl {
       this.strategy = createStrategy(cp.strategy.name, this.context(cp.strategy));
       this.strategy.restore(cp.strategy.state);
       for (const url of cp.fetched) this.fetched.add(url);
-      for (const skip of cp.skips) if (skip.reason === 'url-refused') this.refused.add(skip.url);
-      this.results = [...cp.results];
-      this.skips = [...cp.skips];
-      this.pendingBatch = [...cp.pendingBatch];
-      for (const o of cp.pendingDone) this.pendingDone.set(o.url, o);
+      for (const entry of cp.inFlight) {
+        this.resumeQueue.push(entry);
+        this.inFlight.set(entry.url, entry);
+      }
       this.pagesEvaluated = cp.pagesEvaluated;
       this.errors = cp.errors;
       this.scoreSum = cp.scoreSum;
       this.elapsedBefore = cp.elapsedMs;
+      this.linksRefused = structuredClone(cp.linksRefused);
+      this.refusedReported = this.linksRefused.total;
     } else {
       this.topic = options.topic;
       this.limits = { ...DEFAULT_LIMITS, ...options.limits };
@@ -145,14 +205,15 @@ class CrawlRun implements Crawl {
       for (const raw of options.seeds) {
         const url = canonicalizeUrl(raw.trim());
         const verdict = url
-          ? checkUrl(url, { ...options.urlPolicy, allowedHosts: undefined })
+          ? checkUrl(url, { ...this.policy, allowedHosts: undefined })
           : { ok: false as const, detail: 'not an http(s) URL' };
         if (!url || !verdict.ok) {
-          this.recordSkip({
+          this.errors++;
+          this.seedSkips.push({
             url: raw,
             reason: 'url-refused',
             detail: verdict.ok ? 'invalid URL' : verdict.detail,
-            at: this.now(),
+            at: this.clock.now(),
           });
           continue;
         }
@@ -180,7 +241,7 @@ class CrawlRun implements Crawl {
 
   resume(): void {
     this.pausedFlag = false;
-    this.wake?.();
+    this.wakeUp();
   }
 
   stats(): CrawlStats {
@@ -188,18 +249,18 @@ class CrawlRun implements Crawl {
       pagesEvaluated: this.pagesEvaluated,
       maxPages: this.limits.maxPages,
       errors: this.errors,
-      frontierSize: this.strategy.frontierSize(),
-      fetchesInFlight: this.inFlight,
-      elapsedMs: this.elapsedBefore + (this.startedAt ? this.now() - this.startedAt : 0),
+      frontierSize: this.strategy.frontierSize() + this.resumeQueue.length,
+      fetchesInFlight: this.running,
+      elapsedMs: this.elapsedBefore + (this.startedAt ? this.clock.now() - this.startedAt : 0),
       meanScore: this.pagesEvaluated ? this.scoreSum / this.pagesEvaluated : 0,
+      linksRefused: this.linksRefused.total,
       timings: { ...this.timings },
     };
   }
 
   checkpoint(): CrawlCheckpoint {
-    const stats = this.stats();
     return {
-      version: 1,
+      version: 2,
       topic: this.topic,
       seeds: [...this.seeds],
       // A strategy's save() may hand out its live arrays and objects; the checkpoint must not change as the crawl
@@ -207,151 +268,228 @@ class CrawlRun implements Crawl {
       strategy: { ...this.strategySpec, state: structuredClone(this.strategy.save()) },
       limits: { ...this.limits },
       fetched: [...this.fetched],
-      pendingBatch: [...this.pendingBatch],
-      pendingDone: [...this.pendingDone.values()],
-      results: [...this.results],
-      skips: [...this.skips],
+      inFlight: [...this.inFlight.values()].map((e) => ({ ...e })),
       pagesEvaluated: this.pagesEvaluated,
       errors: this.errors,
       scoreSum: this.scoreSum,
-      elapsedMs: stats.elapsedMs,
+      elapsedMs: this.stats().elapsedMs,
+      linksRefused: structuredClone(this.linksRefused),
     };
   }
 
   async *events(): AsyncGenerator<CrawlEvent> {
     if (this.started) throw new Error('A crawl can be run once; resume from its checkpoint instead');
     this.started = true;
-    this.startedAt = this.now();
+    this.startedAt = this.clock.now();
     const signal = this.options.signal;
-    // Wake a paused loop when the crawl is stopped.
-    const onAbort = () => this.wake?.();
+    const onAbort = () => this.wakeUp();
     signal?.addEventListener('abort', onAbort);
     try {
-      while (true) {
+      for (const skip of this.seedSkips.splice(0)) yield { type: 'skip', skip, stats: this.stats() };
+      yield { type: 'progress', stats: this.stats() };
+      for (;;) {
         if (signal?.aborted) break;
-        if (this.pendingBatch.length === 0) {
-          const remaining = this.limits.maxPages - this.pagesEvaluated;
-          if (remaining <= 0) {
-            yield { type: 'done', reason: 'budget', stats: this.stats() };
-            return;
-          }
-          const t0 = this.now();
-          const offered = this.strategy.nextBatch(remaining);
-          this.timings.strategyMs += this.now() - t0;
-          if (offered.length === 0) {
+        this.fill(signal);
+        const next = this.finished.shift();
+        if (next) {
+          const event = this.book(next);
+          // The freed slot goes out before the event is handled: the strategy has seen the page already.
+          this.fill(signal);
+          if (event) yield event;
+          continue;
+        }
+        if (this.running > 0) {
+          await this.sleep(signal);
+          continue;
+        }
+        // Nothing in flight.
+        if (this.pagesEvaluated >= this.limits.maxPages) {
+          yield* this.standStill();
+          yield { type: 'done', reason: 'budget', stats: this.stats() };
+          return;
+        }
+        if (this.pausedFlag) {
+          yield* this.standStill();
+          await this.sleep(signal);
+          continue;
+        }
+        if (this.strategy.frontierSize() === 0 && this.resumeQueue.length === 0) {
+          yield* this.standStill();
+          yield { type: 'done', reason: 'exhausted', stats: this.stats() };
+          return;
+        }
+        // URLs are queued but every one waits for its site: sleep until the first site is ready again.
+        if (this.fetcher.nextReadyAt?.() === undefined) {
+          // The fetcher says nothing rests, yet nothing was ready: do not wait for a change that will not come.
+          if (
+            !this.dispatch(
+              this.take(() => true),
+              signal,
+            )
+          ) {
+            yield* this.standStill();
             yield { type: 'done', reason: 'exhausted', stats: this.stats() };
             return;
           }
-          this.pendingBatch = offered.filter((e) => !this.fetched.has(e.url));
-          this.pendingDone.clear();
-          yield { type: 'progress', stats: this.stats() };
+          continue;
         }
-        yield* this.runBatch(signal);
-        if (signal?.aborted) break;
-        if (this.pendingDone.size === this.pendingBatch.length) {
-          const refused = this.finishBatch();
-          for (const skip of refused) yield { type: 'skip', skip, stats: this.stats() };
-          yield { type: 'checkpoint' };
-        } else {
-          // Paused part-way: the remaining fetches wait for resume().
-          yield { type: 'checkpoint' };
-          await this.waitWhilePaused(signal);
-        }
+        yield { type: 'progress', stats: this.stats() };
+        await this.sleep(signal);
       }
-      yield { type: 'checkpoint' };
+      yield* this.standStill();
       yield { type: 'done', reason: 'aborted', stats: this.stats() };
     } finally {
+      this.stopped = true;
       signal?.removeEventListener('abort', onAbort);
-      this.elapsedBefore += this.now() - this.startedAt;
+      this.elapsedBefore += this.clock.now() - this.startedAt;
       this.startedAt = 0;
     }
   }
 
-  private waitWhilePaused(signal?: AbortSignal): Promise<void> {
-    if (!this.pausedFlag || signal?.aborted) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.wake = () => {
-        if (this.pausedFlag && !signal?.aborted) return;
-        this.wake = null;
-        resolve();
-      };
-    });
+  /** The events of a standstill: the refused-links summary when it grew, then a checkpoint. */
+  private *standStill(): Generator<CrawlEvent> {
+    if (this.linksRefused.total !== this.refusedReported) {
+      this.refusedReported = this.linksRefused.total;
+      yield { type: 'links-refused', refused: structuredClone(this.linksRefused), stats: this.stats() };
+    }
+    yield { type: 'checkpoint' };
   }
 
-  /** Fetches and evaluates the batch's outstanding URLs, yielding each outcome as it arrives. Stops launching when paused or aborted. */
-  private async *runBatch(signal?: AbortSignal): AsyncGenerator<CrawlEvent> {
-    const todo = this.pendingBatch.filter((e) => !this.pendingDone.has(e.url));
-    const running = new Map<number, Promise<{ id: number; outcome: PendingOutcome | null }>>();
-    let next = 0;
-    let id = 0;
-    while (true) {
-      while (!this.pausedFlag && !signal?.aborted && running.size < this.concurrency && next < todo.length) {
-        const entry = todo[next++];
-        const taskId = id++;
-        this.inFlight++;
-        running.set(
-          taskId,
-          this.process(entry, signal).then((outcome) => ({ id: taskId, outcome })),
-        );
-      }
-      if (running.size === 0) return;
-      const { id: doneId, outcome } = await Promise.race(running.values());
-      running.delete(doneId);
-      this.inFlight--;
-      if (!outcome) continue; // aborted: not recorded, fetched again on resume
-      const recorded = this.record(outcome);
-      if (recorded.kind === 'page') yield { type: 'page', page: recorded.page, stats: this.stats() };
-      else yield { type: 'skip', skip: recorded.skip, stats: this.stats() };
-    }
+  private wakeUp(): void {
+    const wake = this.wake;
+    this.wake = null;
+    wake?.();
   }
 
   /**
-   * Books an outcome into the crawl's state in one synchronous step, so a checkpoint taken at any moment sees
-   * either all of it or none of it (a finished fetch not yet booked is simply fetched again on resume).
+   * Waits for something to happen: a fetch ends, resume() or abort, or (when slots are free and URLs wait for their
+   * site) the moment the first resting site may be contacted again.
    */
-  private record(outcome: PendingOutcome): PendingOutcome {
-    if (outcome.kind === 'page' && outcome.page.url !== outcome.url && this.fetched.has(outcome.page.url)) {
-      // Two URLs that redirect to one page: the page counts once.
-      const skip: SkipRecord = {
-        url: outcome.url,
-        reason: 'redirect',
-        detail: `redirects to ${outcome.page.url}, already fetched`,
-        at: this.now(),
-      };
-      outcome = { url: outcome.url, kind: 'skip', skip };
-    }
-    this.fetched.add(outcome.url);
-    if (outcome.kind === 'page') {
-      this.fetched.add(outcome.page.url);
-      this.pagesEvaluated++;
-      this.scoreSum += outcome.page.score;
-      this.results.push(outcome.page);
-    } else {
-      this.recordSkip(outcome.skip);
-    }
-    this.pendingDone.set(outcome.url, outcome);
-    return outcome;
+  private sleep(signal?: AbortSignal): Promise<void> {
+    if (this.finished.length > 0 || signal?.aborted) return Promise.resolve();
+    let timer: TimerHandle | undefined;
+    const waiting =
+      !this.pausedFlag && this.running < this.maxInFlight && this.running + this.pagesEvaluated < this.limits.maxPages;
+    const readyAt = waiting ? this.fetcher.nextReadyAt?.() : undefined;
+    return new Promise<void>((resolve) => {
+      this.wake = resolve;
+      if (readyAt !== undefined) timer = this.clock.setTimer(() => this.wakeUp(), readyAt - this.clock.now());
+    }).finally(() => {
+      if (timer !== undefined) this.clock.clearTimer(timer);
+    });
   }
 
-  /** One URL: fetch and evaluate; no bookkeeping (see record). Returns null when the crawl was stopped mid-fetch. */
-  private async process(entry: FrontierEntry, signal?: AbortSignal): Promise<PendingOutcome | null> {
-    const url = entry.url;
-    const skip = (reason: SkipRecord['reason'], detail: string): PendingOutcome => ({
-      url,
-      kind: 'skip',
-      skip: { url, reason, detail, at: this.now() },
+  /** Whether a URL may be handed out now: its site may be contacted (or it was fetched already and will be dropped). */
+  private readonly ready = (url: string): boolean =>
+    this.fetched.has(url) || this.fetcher.isReady === undefined || this.fetcher.isReady(url);
+
+  /** Starts fetches while slots are free, the budget allows and a ready URL is queued. */
+  private fill(signal?: AbortSignal): void {
+    while (
+      !this.pausedFlag &&
+      !signal?.aborted &&
+      this.running < this.maxInFlight &&
+      this.pagesEvaluated + this.running < this.limits.maxPages
+    ) {
+      if (!this.dispatch(this.take(this.ready), signal)) return;
+    }
+  }
+
+  /** The next URL to fetch: a resumed one first (when its site is ready), else the strategy's choice. */
+  private take(ready: (url: string) => boolean): FrontierEntry | null {
+    for (;;) {
+      const index = this.resumeQueue.findIndex((e) => ready(e.url));
+      let entry: FrontierEntry | null;
+      if (index >= 0) {
+        entry = this.resumeQueue.splice(index, 1)[0];
+      } else {
+        const t0 = this.clock.now();
+        entry = this.strategy.next(ready);
+        this.timings.strategyMs += this.clock.now() - t0;
+        if (entry) this.inFlight.set(entry.url, entry);
+      }
+      if (!entry || !this.fetched.has(entry.url)) return entry;
+      this.inFlight.delete(entry.url); // fetched already (e.g. reached through a redirect): never again
+    }
+  }
+
+  /** Starts fetching `entry`; false when there is none. */
+  private dispatch(entry: FrontierEntry | null, signal?: AbortSignal): boolean {
+    if (!entry) return false;
+    this.running++;
+    void this.process(entry, signal).then((outcome) => {
+      if (this.stopped) return;
+      this.finished.push({ entry, outcome });
+      this.wakeUp();
     });
-    const t0 = this.now();
-    const response = await this.options.fetcher.fetch(url, signal);
-    this.timings.fetchMs += this.now() - t0;
+    return true;
+  }
+
+  /**
+   * Books a finished fetch into the crawl's state and returns its event, in one synchronous step: the outcome
+   * counts, the page or failure is shown to the strategy, the URL leaves `inFlight`. An outcome stopped by an abort
+   * is not booked: its URL stays in `inFlight` and is fetched again on resume.
+   */
+  private book({ entry, outcome }: Finished): CrawlEvent | null {
+    this.running--;
+    if (!outcome) return null;
+    const url = entry.url;
+    this.inFlight.delete(url);
+    const t0 = this.clock.now();
+    try {
+      if (outcome.kind === 'page' && outcome.page.url !== url && this.fetched.has(outcome.page.url)) {
+        // Two URLs that redirect to one page: the page counts once.
+        outcome = { kind: 'skip', reason: 'redirect', detail: `redirects to ${outcome.page.url}, already fetched` };
+      }
+      this.fetched.add(url);
+      if (outcome.kind === 'skip') {
+        this.errors++;
+        this.strategy.onError?.(url, outcome.reason);
+        const skip: SkipRecord = { url, reason: outcome.reason, detail: outcome.detail, at: this.clock.now() };
+        return { type: 'skip', skip, stats: this.stats() };
+      }
+      const { page, evaluation } = outcome;
+      this.fetched.add(page.url);
+      this.pagesEvaluated++;
+      this.scoreSum += page.score;
+      // Meta robots nofollow: the page's links are not followed, whatever the strategy (its evaluation goes without them).
+      const nofollow = evaluation.robots.nofollow;
+      this.strategy.onPage({
+        url: page.url,
+        requestedUrl: url,
+        depth: entry.depth,
+        from: entry.from,
+        isSeed: page.isSeed,
+        evaluation: nofollow ? { ...evaluation, links: [] } : evaluation,
+        links: nofollow ? [] : this.followable(evaluation.links, page.url),
+      });
+      return { type: 'page', page, stats: this.stats() };
+    } finally {
+      this.timings.strategyMs += this.clock.now() - t0;
+    }
+  }
+
+  /** One URL: fetch and evaluate; no bookkeeping (see book). Null when the crawl was stopped mid-fetch. */
+  private async process(entry: FrontierEntry, signal?: AbortSignal): Promise<Outcome | null> {
+    const url = entry.url;
+    const t0 = this.clock.now();
+    let response: Awaited<ReturnType<PageFetcher['fetch']>>;
+    try {
+      response = await this.fetcher.fetch(url, signal);
+    } catch (error) {
+      // The contract says fetchers never throw; one that does must not stop the crawl.
+      return { kind: 'skip', reason: 'network', detail: errorMessage(error) };
+    } finally {
+      this.timings.fetchMs += this.clock.now() - t0;
+    }
     if (!response.ok) {
       if (response.reason === 'aborted' || signal?.aborted) return null;
-      return skip(response.reason, response.detail);
+      return { kind: 'skip', reason: response.reason, detail: response.detail };
     }
     if (signal?.aborted) return null;
     const finalUrl = canonicalizeUrl(response.finalUrl) ?? url;
     let evaluation: PageEvaluation;
-    const t1 = this.now();
+    const t1 = this.clock.now();
     try {
       evaluation = await this.evaluator.evaluate({
         url: finalUrl,
@@ -361,9 +499,9 @@ class CrawlRun implements Crawl {
         contextWindow: this.options.contextWindow,
       });
     } catch (error) {
-      return skip('evaluation', error instanceof Error ? error.message : String(error));
+      return { kind: 'skip', reason: 'evaluation', detail: errorMessage(error) };
     } finally {
-      this.timings.evaluateMs += this.now() - t1;
+      this.timings.evaluateMs += this.clock.now() - t1;
     }
     const page: PageResult = {
       url: finalUrl,
@@ -372,7 +510,7 @@ class CrawlRun implements Crawl {
       score: evaluation.score,
       depth: entry.depth,
       from: entry.from,
-      fetchedAt: this.now(),
+      fetchedAt: this.clock.now(),
       lastModified: response.lastModified,
       isSeed: this.seedSet.has(url) || this.seedSet.has(finalUrl),
       ...(evaluation.robots.noindex ? { noindex: true } : {}),
@@ -382,57 +520,26 @@ class CrawlRun implements Crawl {
       ...(!evaluation.title && evaluation.ogTitle ? { ogTitle: evaluation.ogTitle } : {}),
       ...(!evaluation.title && evaluation.h1 ? { h1: evaluation.h1 } : {}),
     };
-    return { url, kind: 'page', page, evaluation };
+    return { kind: 'page', page, evaluation };
   }
 
-  private recordSkip(record: SkipRecord): void {
-    this.errors++;
-    this.skips.push(record);
-  }
-
-  /** The round is complete: show the strategy every outcome, in batch order. Returns the outlinks refused meanwhile. */
-  private finishBatch(): SkipRecord[] {
-    const t0 = this.now();
-    const refused: SkipRecord[] = [];
-    for (const entry of this.pendingBatch) {
-      const outcome = this.pendingDone.get(entry.url);
-      if (!outcome) continue;
-      if (outcome.kind === 'skip') {
-        this.strategy.onError?.(entry.url, outcome.skip.reason);
-        continue;
-      }
-      const evaluation = outcome.evaluation;
-      const links = evaluation.robots.nofollow ? [] : this.followable(evaluation.links, outcome.page.url, refused);
-      this.strategy.onPage({
-        url: outcome.page.url,
-        depth: entry.depth,
-        from: entry.from,
-        isSeed: outcome.page.isSeed,
-        evaluation,
-        links,
-      });
-    }
-    this.pendingBatch = [];
-    this.pendingDone.clear();
-    this.timings.strategyMs += this.now() - t0;
-    return refused;
-  }
-
-  private followable(links: LinkFeature[], pageUrl: string, refused: SkipRecord[]): LinkFeature[] {
-    const policy = this.options.urlPolicy;
+  /** Outlinks the strategy may queue: not the page itself, not fetched, allowed by the URL rules (refusals counted). */
+  private followable(links: LinkFeature[], pageUrl: string): LinkFeature[] {
     const out: LinkFeature[] = [];
     for (const link of links) {
       if (link.url === pageUrl || this.fetched.has(link.url)) continue;
-      if (this.refused.has(link.url)) continue;
-      const verdict = checkUrl(link.url, policy);
-      if (!verdict.ok) {
-        this.refused.add(link.url);
-        const record: SkipRecord = { url: link.url, reason: 'url-refused', detail: verdict.detail, at: this.now() };
-        this.skips.push(record);
-        refused.push(record);
+      const verdict = checkUrl(link.url, this.policy);
+      if (verdict.ok) {
+        out.push(link);
         continue;
       }
-      out.push(link);
+      const rule = refusalRule(verdict.detail);
+      const counted = (this.linksRefused.byRule[rule] ??= { count: 0, examples: [] });
+      counted.count++;
+      this.linksRefused.total++;
+      if (counted.examples.length < REFUSED_EXAMPLES) {
+        counted.examples.push({ url: link.url.slice(0, REFUSED_EXAMPLE_CHARS), detail: verdict.detail });
+      }
     }
     return out;
   }

@@ -2,17 +2,21 @@
  * Forager's engine: the one entry point for everything outside lib/engine (the application layer, the extension's
  * entrypoints, the command line, the lab and the benchmark). Pure TypeScript over web-standard globals only
  * (fetch, URL, TextDecoder, AbortSignal, timers), so it runs unchanged in Node, a service worker and a Worker;
- * `npm run lint` and `tsconfig.engine.json` hold it to that.
+ * `npm run lint` and `tsconfig.engine.json` hold it to that. All time goes through one injectable Clock (clock.ts),
+ * so a crawl can run on simulated time (lib/engine/README.md).
  *
  * Where a page goes: fetcher (fetch/) -> evaluator (html/evaluate) -> strategy (strategies/) -> crawl loop (crawl.ts),
  * which emits CrawlEvents to whoever drives it.
  */
 export type * from './types';
 export { createCrawl, crawl, DEFAULT_LIMITS, type Crawl, type CrawlOptions } from './crawl';
+export { migrateCheckpoint, type MigratedCheckpoint } from './checkpoint';
+export { realClock, sleep, SleepAbortedError, VirtualClock, type Clock, type TimerHandle } from './clock';
 export { createFetcher, type Fetcher, type FetcherOptions, type FetcherStats } from './fetch/fetcher';
 export { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from './fetch/http';
 export { PolitenessScheduler, type Lease, type SchedulerOptions } from './fetch/scheduler';
-export { RobotsCache, type RobotsCacheOptions, type RobotsStatus } from './fetch/robots';
+export { RobotsCache, type RobotsCacheOptions, type RobotsStatus, type RobotsVerdict } from './fetch/robots';
+export { RobotsRules } from './fetch/robots-rules';
 export {
   evaluatePage,
   localEvaluator,
@@ -26,13 +30,14 @@ export { decodeHtml } from './html/charset';
 export { tokenize, words, stopwordLanguage } from './text/tokenize';
 export { cosine, norm, termVector, topicVector, keywordVector, expansionTerms, DEFAULT_EXPANSION } from './text/vector';
 export { baseLanguage, detectLanguage, topicLanguage, STEMMED_LANGUAGES, type TopicLanguageHints } from './text/language';
-export { canonicalizeUrl } from './url/canonical';
+export { canonicalizeUrl, originOf } from './url/canonical';
 export { checkUrl, isPrivateHost, isLoopbackHost, type UrlCheck, type UrlPolicy } from './url/rules';
-export { PriorityFrontier, FifoFrontier } from './frontier/index';
+export { PriorityFrontier } from './frontier/index';
 export { Rng, type RngState } from './rng';
 export { errorMessage } from './errors';
 export {
   createStrategy,
+  FrontierStrategy,
   getStrategyInfo,
   listStrategies,
   resolveParams,

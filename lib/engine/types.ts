@@ -2,9 +2,11 @@
  * The shared vocabulary of the engine. Everything here is plain, structured-cloneable data so it crosses
  * worker boundaries, runtime messages and IndexedDB unchanged.
  *
- * Where a page goes: fetcher (lib/fetch) -> evaluator (lib/html/evaluate) -> strategy (lib/engine/strategies)
- * -> crawl loop (lib/crawl) emits CrawlEvents -> CLI / popup / lab consume them.
+ * Where a page goes: fetcher (fetch/) -> evaluator (html/evaluate) -> strategy (strategies/) -> crawl loop
+ * (crawl.ts) emits CrawlEvents -> CLI / popup / lab consume them.
  */
+import type { Clock } from './clock';
+import type { UrlPolicy } from './url/rules';
 
 /** A term-frequency vector: stemmed term -> weight. */
 export type TermVector = Record<string, number>;
@@ -125,22 +127,34 @@ export interface FrontierEntry {
 
 /** An evaluated page as shown to a strategy. */
 export interface EvaluatedPage {
+  /** The page's URL (after redirects). */
   url: string;
+  /** The frontier URL that was fetched (`url` unless it redirected): what the strategy handed out. */
+  requestedUrl: string;
   depth: number;
   from?: string;
   isSeed: boolean;
+  /** The evaluation; without links when the page's meta robots says nofollow. */
   evaluation: PageEvaluation;
-  /** Outlinks worth considering: canonical, allowed by the URL rules, not yet fetched by this crawl. */
+  /**
+   * Outlinks to follow: canonical, allowed by the URL rules, not yet fetched by this crawl. Empty when the page's
+   * meta robots says nofollow (the crawl loop applies that rule once, for every strategy).
+   */
   links: LinkFeature[];
 }
 
 /** Anything JSON can hold: strategy and checkpoint state must be this. */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
+/** Whether a URL's site may be contacted now (the crawl loop's answer from the fetcher's politeness). */
+export type ReadyTest = (url: string) => boolean;
+
 /**
- * A crawl strategy: decides what to fetch next. The crawl loop shows it every evaluated page with its outlinks,
- * asks it for the next batch, and tells it about failed fetches. It owns its frontier, keeps whatever state it
- * wants, and can save and restore that state as JSON (checkpoints).
+ * A crawl strategy: decides what to fetch next. The crawl loop shows it every evaluated page with its outlinks as
+ * soon as the page is evaluated, asks it for one URL whenever a fetch slot is free, and tells it about failed
+ * fetches. It owns its frontier, keeps whatever state it wants, and can save and restore that state as JSON
+ * (checkpoints). Most strategies extend FrontierStrategy (lib/engine/strategies/frontier-strategy.ts), which holds the
+ * frontier plumbing.
  */
 export interface Strategy {
   /** Registry name, e.g. 'best-n-first'. */
@@ -149,10 +163,13 @@ export interface Strategy {
   addSeeds(urls: string[]): void;
   /** A page was evaluated: learn from it and enqueue its links. */
   onPage(page: EvaluatedPage): void;
-  /** A fetch failed (or was refused) and will not be retried. */
+  /** A fetch of a URL it handed out failed (or was refused) and will not be retried. */
   onError?(url: string, reason: string): void;
-  /** Up to `max` entries to fetch next, removed from the frontier, in the order to fetch them. Empty: nothing left. */
-  nextBatch(max: number): FrontierEntry[];
+  /**
+   * The next URL to fetch, chosen among the queued URLs `ready` accepts (their site may be contacted now), and
+   * removed from the frontier; null when none is ready (or none is queued).
+   */
+  next(ready: ReadyTest): FrontierEntry | null;
   /** URLs currently waiting. */
   frontierSize(): number;
   save(): Json;
@@ -208,9 +225,28 @@ export interface FetchFailure {
 
 export type FetchOutcome = FetchSuccess | FetchFailure;
 
-/** Fetches one URL politely (robots, per-origin delay, concurrency) and never throws. */
+/**
+ * Fetches one URL politely (robots, per-site pause and limit, requests in flight) and never throws; tells the crawl
+ * loop which sites may be contacted now, so that the loop starts only fetches that go out at once.
+ */
 export interface PageFetcher {
   fetch(url: string, signal?: AbortSignal): Promise<FetchOutcome>;
+  /** Requests in flight at most: the crawl keeps this many fetches going. Absent: 6. */
+  readonly maxInFlight?: number;
+  /**
+   * The URL rules this fetcher applies to every URL and redirect hop; the crawl applies them to outlinks too (one
+   * place for both). Absent: the default rules.
+   */
+  readonly urlPolicy?: UrlPolicy;
+  /**
+   * Whether fetch(url) would send its request now, without waiting for its site (politeness pause, Retry-After,
+   * per-site limit). Absent: every URL is always ready.
+   */
+  isReady?(url: string): boolean;
+  /** When a site that is resting now becomes ready (on `clock`, ms), or undefined when none rests. */
+  nextReadyAt?(): number | undefined;
+  /** The clock its timeouts and pauses run on; the crawl runs on the same one. Absent: the real clock. */
+  readonly clock?: Clock;
 }
 
 /** One ranked result of a crawl. */
@@ -262,34 +298,71 @@ export interface CrawlStats {
   elapsedMs: number;
   /** Mean page score so far (harvest). */
   meanScore: number;
+  /** Outlinks refused by the URL rules so far (sightings; see {@link RefusedLinks}). Absent in stats stored before. */
+  linksRefused?: number;
   /** Where the time went, summed over fetches (they overlap, so these can exceed elapsedMs). */
   timings?: { fetchMs: number; evaluateMs: number; strategyMs: number };
 }
 
+/**
+ * Outlinks the URL rules refused, counted per rule with a few examples. They get no skip record each: a hostile page
+ * holds thousands (a 200-page crawl once stored 550,808), and nothing was fetched.
+ */
+export interface RefusedLinks {
+  /** Sightings of refused links (a refused link found on ten pages counts ten times). */
+  total: number;
+  /** Per rule (e.g. 'private host', 'scheme', 'calendar'): how many, and the first few URLs with the rule's detail. */
+  byRule: Record<string, { count: number; examples: { url: string; detail: string }[] }>;
+}
+
 export type CrawlEvent =
   | { type: 'page'; page: PageResult; stats: CrawlStats }
+  /** A URL that was fetched (or a seed) and gave no page: why. */
   | { type: 'skip'; skip: SkipRecord; stats: CrawlStats }
   | { type: 'progress'; stats: CrawlStats }
+  /** The outlinks refused so far, summed up: sent before each 'checkpoint' event when some were refused. */
+  | { type: 'links-refused'; refused: RefusedLinks; stats: CrawlStats }
   /**
-   * A clean cut (a batch end, a pause point, an abort): `crawl.checkpoint()` taken while handling this event is a
-   * resume point with nothing in flight. The event carries no copy itself: a checkpoint copies the strategy's state
-   * (~150 KB for forager at the default buffer), and most consumers do not want one at every batch end.
+   * A point worth saving at: nothing is in flight (a pause point, an abort, the end). `crawl.checkpoint()` is valid
+   * at any moment; this says the crawl stands still. The event carries no copy itself: a checkpoint copies the
+   * strategy's state (~150 KB for forager at the default buffer).
    */
   | { type: 'checkpoint' }
   | { type: 'done'; reason: 'budget' | 'exhausted' | 'aborted'; stats: CrawlStats };
 
-/** Everything needed to continue a crawl exactly where it stopped: plain, serializable data. */
+/**
+ * Everything needed to continue a crawl where it stopped: resume state only, plain serializable data. The pages and
+ * skips reach consumers as events only; a consumer keeps them itself and stores this next to the ones delivered so
+ * far: a checkpoint taken while an event is handled covers exactly the outcomes whose events came before it.
+ */
 export interface CrawlCheckpoint {
-  version: 1;
+  version: 2;
   topic: Topic;
   seeds: string[];
   strategy: { name: string; params: StrategyContext['params']; seed: number; state: Json };
   limits: CrawlLimits;
   /** Canonical URLs already fetched (success or failure): never fetched again. */
   fetched: string[];
+  /** URLs the strategy handed out whose outcome was not delivered yet: fetched first when the crawl resumes. */
+  inFlight: FrontierEntry[];
+  pagesEvaluated: number;
+  errors: number;
+  scoreSum: number;
+  elapsedMs: number;
+  linksRefused: RefusedLinks;
+}
+
+/** The checkpoint of the batch loop (before 2): it carried the crawl's results and skips too. */
+export interface CrawlCheckpointV1 {
+  version: 1;
+  topic: Topic;
+  seeds: string[];
+  strategy: { name: string; params: StrategyContext['params']; seed: number; state: Json };
+  limits: CrawlLimits;
+  fetched: string[];
   /** The batch being fetched when the checkpoint was taken, and the outcomes already in. */
   pendingBatch: FrontierEntry[];
-  pendingDone: PendingOutcome[];
+  pendingDone: PendingOutcomeV1[];
   results: PageResult[];
   skips: SkipRecord[];
   pagesEvaluated: number;
@@ -298,7 +371,7 @@ export interface CrawlCheckpoint {
   elapsedMs: number;
 }
 
-/** A finished fetch within the pending batch, kept so a resumed crawl does not fetch it again. */
-export type PendingOutcome =
+/** A finished fetch within a version 1 checkpoint's pending batch. */
+export type PendingOutcomeV1 =
   | { url: string; kind: 'page'; page: PageResult; evaluation: PageEvaluation }
   | { url: string; kind: 'skip'; skip: SkipRecord };

@@ -1,31 +1,45 @@
 /**
- * The crawl loop end to end over real HTTP: the generated test web on 127.0.0.1, the real fetcher and evaluator.
+ * The crawl loop end to end: over real HTTP (the generated test web on 127.0.0.1, the real fetcher and evaluator),
+ * and on a virtual clock where timing matters (politeness, Retry-After).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../lib/engine/clock';
 import { createCrawl, type CrawlOptions } from '../../lib/engine/crawl';
 import { createFetcher } from '../../lib/engine/fetch/fetcher';
 import { canonicalizeUrl } from '../../lib/engine/url/canonical';
-import type { CrawlCheckpoint, CrawlEvent, PageResult, SkipRecord } from '../../lib/engine/types';
+import type { CrawlCheckpoint, CrawlEvent, PageResult, RefusedLinks, SkipRecord } from '../../lib/engine/types';
 import { onTopicUrls, seedsFor, topicQuery } from '../../harness/testweb/generate';
+import { memoryWeb } from '../../harness/testweb/memory';
 import { startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
+import { runOnVirtualClock } from '../../harness/virtual-time';
 
 const LOOPBACK = { allowPrivate: 'loopback' as const };
 
 function fetcher(extra: Parameters<typeof createFetcher>[0] = {}) {
-  return createFetcher({ politenessDelayMs: 0, concurrency: 8, urlPolicy: LOOPBACK, ...extra });
+  return createFetcher({ politenessDelayMs: 0, maxInFlight: 8, urlPolicy: LOOPBACK, ...extra });
 }
 
 async function collect(events: AsyncGenerator<CrawlEvent>) {
   const pages: PageResult[] = [];
   const skips: SkipRecord[] = [];
+  let refused: RefusedLinks | undefined;
   let done: Extract<CrawlEvent, { type: 'done' }> | undefined;
+  const types: CrawlEvent['type'][] = [];
   for await (const e of events) {
+    types.push(e.type);
     if (e.type === 'page') pages.push(e.page);
     if (e.type === 'skip') skips.push(e.skip);
+    if (e.type === 'links-refused') refused = e.refused;
     if (e.type === 'done') done = e;
   }
-  return { pages, skips, done: done! };
+  return { pages, skips, refused, types, done: done! };
 }
+
+const html = (body: string) =>
+  new Response(`<!DOCTYPE html><html><head><title>t</title></head><body>${body}</body></html>`, {
+    status: 200,
+    headers: { 'content-type': 'text/html; charset=utf-8' },
+  });
 
 describe('crawl over the test web', () => {
   let web: RunningTestWeb;
@@ -41,7 +55,6 @@ describe('crawl over the test web', () => {
       strategy,
       limits: { maxPages, maxBuffer: 256 },
       fetcher: fetcher(),
-      urlPolicy: LOOPBACK,
     };
   }
 
@@ -64,7 +77,6 @@ describe('crawl over the test web', () => {
               strategy,
               limits: { maxPages: 80, maxBuffer: 256 },
               fetcher: fetcher(),
-              urlPolicy: LOOPBACK,
             }).events(),
           );
           expect(run.pages).toHaveLength(80);
@@ -96,16 +108,14 @@ describe('crawl over the test web', () => {
     for (const r of mine) expect(r.headers.cookie).toBeUndefined();
   });
 
-  it('resumes from checkpoints cut at random points with the same pages, each fetched once', async () => {
+  it('resumes from checkpoints cut at random points: the budget is reached, every URL fetched once', async () => {
     for (const rngSeed of [11, 12]) {
       const topic = web.web.topics[0].id;
       const opts = (): CrawlOptions => ({
         ...baseOptions(topic, { name: 'best-n-first', params: { n: 8 }, seed: rngSeed }, 120),
         limits: { maxPages: 120, maxBuffer: 64 },
       });
-      const whole = await collect(createCrawl(opts()).events());
       const logStart = web.requests.length;
-
       let checkpoint: CrawlCheckpoint | undefined;
       const pages: PageResult[] = [];
       let cuts = 0;
@@ -118,11 +128,14 @@ describe('crawl over the test web', () => {
         for await (const e of run.events()) {
           if (e.type === 'page') {
             pages.push(e.page);
-            // Pause mid-batch at a random page: fetches in flight finish, the rest of the batch waits in the checkpoint.
+            // Pause at a random page: fetches in flight finish, and the crawl stands still.
             if (--pauseAfter === 0) run.pause();
           }
           if (e.type === 'checkpoint' && run.paused) {
+            expect(run.stats().fetchesInFlight).toBe(0);
             checkpoint = JSON.parse(JSON.stringify(run.checkpoint())) as CrawlCheckpoint; // as stored: plain data
+            expect(checkpoint.inFlight).toEqual([]);
+            expect(checkpoint.pagesEvaluated).toBe(pages.length);
             break;
           }
           if (e.type === 'done') finished = true;
@@ -131,7 +144,8 @@ describe('crawl over the test web', () => {
         cuts++;
       }
       expect(cuts).toBeGreaterThan(2);
-      expect(pages.map((p) => p.url).sort()).toEqual(whole.pages.map((p) => p.url).sort());
+      expect(pages).toHaveLength(120);
+      expect(new Set(pages.map((p) => p.url)).size).toBe(120);
       // Each page requested exactly once over all the resumed runs.
       const counts = new Map<string, number>();
       for (const r of web.requests.slice(logStart)) {
@@ -165,20 +179,33 @@ describe('crawl over the test web', () => {
     }
   });
 
-  it('signals clean cuts: at a checkpoint event the checkpoint holds every page so far and nothing in flight', async () => {
-    const run = createCrawl(baseOptions(web.web.topics[2].id, { name: 'forager', params: { n: 4 }, seed: 3 }, 40));
-    let pages = 0;
-    let cuts = 0;
+  it('a checkpoint taken while an event is handled covers exactly the outcomes delivered; fetches in flight are in it', async () => {
+    const run = createCrawl(baseOptions(web.web.topics[2].id, { name: 'forager', seed: 3 }, 40));
+    const delivered = new Set<string>();
+    let outcomes = 0;
+    let standstills = 0;
+    let sawInFlight = false;
     for await (const e of run.events()) {
-      if (e.type === 'page') pages++;
-      if (e.type !== 'checkpoint') continue;
-      cuts++;
-      const cp = run.checkpoint();
-      expect(cp.results).toHaveLength(pages);
-      expect(cp.pagesEvaluated).toBe(pages);
-      expect(run.stats().fetchesInFlight).toBe(0);
+      if (e.type === 'page') delivered.add(e.page.url);
+      if (e.type === 'page' || e.type === 'skip') {
+        outcomes++;
+        const cp = run.checkpoint();
+        expect(cp.pagesEvaluated).toBe(delivered.size);
+        expect(cp.pagesEvaluated + cp.errors).toBe(outcomes);
+        for (const url of delivered) expect(cp.fetched).toContain(url);
+        // What is in flight is in the checkpoint, and none of it was delivered.
+        expect(cp.inFlight.length).toBeGreaterThanOrEqual(run.stats().fetchesInFlight);
+        for (const entry of cp.inFlight) expect(delivered.has(entry.url)).toBe(false);
+        if (cp.inFlight.length > 0) sawInFlight = true;
+      }
+      if (e.type === 'checkpoint') {
+        standstills++;
+        expect(run.stats().fetchesInFlight).toBe(0);
+        expect(run.checkpoint().inFlight).toEqual([]);
+      }
     }
-    expect(cuts).toBeGreaterThan(5);
+    expect(sawInFlight).toBe(true);
+    expect(standstills).toBe(1); // the end
   });
 
   it('stops through AbortSignal with what it gathered, and the checkpoint continues the crawl', async () => {
@@ -200,7 +227,7 @@ describe('crawl over the test web', () => {
       if (e.type === 'done') reason = e.reason;
     }
     expect(reason).toBe('aborted');
-    expect(last!.results.length).toBe(pages.length);
+    expect(last!.pagesEvaluated).toBe(pages.length);
     const resumed = await collect(createCrawl({ ...opts, signal: undefined, checkpoint: last }).events());
     expect(resumed.done.reason).toBe('budget');
     const all = [...pages, ...resumed.pages].map((p) => p.url);
@@ -238,19 +265,18 @@ describe('crawl meets hostile pages', () => {
       'malformed',
       'internal',
     ].map((p) => `${o}/hostile/${p}`);
-    const seeds = [
-      ...seedsFor(web.web, topic.id, 2).map((p) => web.urlOf(p)),
-      ...hostile,
-      `${web.origins[web.web.privateSite]}/private/secret.html`,
-    ];
+    // Seeds on the hostile site only: with one request at a time per site, seeds elsewhere would fill the budget
+    // while the hostile site works through its queue.
+    const seeds = [...hostile, `${web.origins[web.web.privateSite]}/private/secret.html`];
     const run = await collect(
       createCrawl({
         topic: topicQuery(web.web, topic.id),
         seeds,
-        strategy: { name: 'breadth-first', params: { n: 32 }, seed: 1 },
+        strategy: { name: 'breadth-first', seed: 1 },
         limits: { maxPages: 80, maxBuffer: 256 },
-        fetcher: fetcher({ timeoutMs: 1500 }),
-        urlPolicy: LOOPBACK,
+        // One request at a time per site, as a polite crawl: eight at once to the hostile site would put /big's 10 MB
+        // stream (served by this same process) in the way of every other request's time budget.
+        fetcher: fetcher({ timeoutMs: 1500, maxPerSite: 1 }),
       }).events(),
     );
     expect(run.done.reason).toBe('budget');
@@ -263,8 +289,13 @@ describe('crawl meets hostile pages', () => {
     expect(reasonOf('/hostile/500')).toBe('http-error');
     expect(reasonOf('/hostile/429')).toBe('http-error');
     expect(reasonOf('/private/secret.html')).toBe('robots');
-    expect(reasonOf('10.0.0.1/')).toBe('url-refused');
-    expect(run.skips.find((s) => s.url.startsWith('http://169.254.169.254'))?.reason).toBe('url-refused');
+    // Outlinks to private addresses are refused without a request, counted, not recorded one by one.
+    expect(run.skips.some((s) => s.reason === 'url-refused')).toBe(false);
+    const privateHosts = run.refused!.byRule['private host'];
+    expect(privateHosts.count).toBeGreaterThanOrEqual(3);
+    expect(privateHosts.examples.map((x) => x.url)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^http:\/\/(10\.0\.0\.1|169\.254\.169\.254|192\.168\.1\.1)\//)]),
+    );
     expect(web.requests.some((r) => r.url.includes('/private/') || r.url.includes('10.0.0.1'))).toBe(false);
     const evaluated = new Map(run.pages.map((p) => [new URL(p.url).pathname, p]));
     for (const ok of ['big', 'binary', 'notype', 'cp1252', 'sjis', 'links20k', 'js-links', 'malformed', 'internal']) {
@@ -276,5 +307,190 @@ describe('crawl meets hostile pages', () => {
     // Every hostile seed ended as a page or a recorded skip.
     const seen = new Set([...run.pages.map((p) => p.url), ...run.skips.map((s) => s.url)]);
     for (const s of hostile) expect(seen.has(canonicalizeUrl(s)!), s).toBe(true);
+  }, 90_000);
+});
+
+describe('the continuous loop on a virtual clock', () => {
+  /** A crawl of the in-memory test web on a virtual clock; `wrap` may answer some requests itself. */
+  async function simulated(opts: {
+    politenessDelayMs: number;
+    maxPages: number;
+    latencyMs?: number;
+    wrap?: (url: string, clock: VirtualClock) => Response | undefined;
+    strategy?: string;
+  }) {
+    const clock = new VirtualClock(Date.UTC(2025, 0, 1));
+    const mem = memoryWeb({ seed: 2, pagesPerTopic: 60, clock, latencyMs: () => opts.latencyMs ?? 50 });
+    const contacted: { url: string; at: number }[] = [];
+    const fetchFn: typeof fetch = (input, init) => {
+      contacted.push({ url: String(input), at: clock.now() });
+      const own = opts.wrap?.(String(input), clock);
+      return own ? Promise.resolve(own) : mem.fetch(input, init);
+    };
+    const topic = mem.web.topics[0].id;
+    const run = createCrawl({
+      topic: topicQuery(mem.web, topic),
+      // Seeds on every site, so that every site has URLs to fetch from the start.
+      seeds: mem.web.sites.map((site) => mem.urlOf(mem.web.fronts[site])),
+      strategy: { name: opts.strategy ?? 'forager', seed: 1 },
+      limits: { maxPages: opts.maxPages, maxBuffer: 256 },
+      fetcher: createFetcher({
+        fetch: fetchFn,
+        clock,
+        politenessDelayMs: opts.politenessDelayMs,
+        maxInFlight: 8,
+        urlPolicy: LOOPBACK,
+      }),
+    });
+    const result = await runOnVirtualClock(clock, collect(run.events()));
+    return { ...result, mem, contacted, clock, start: Date.UTC(2025, 0, 1) };
+  }
+
+  it('one 503 with Retry-After: 999999 does not stall the crawl: the site is left alone, the others go on', async () => {
+    let refusals = 0;
+    const { done, skips, contacted, mem, pages } = await simulated({
+      politenessDelayMs: 1000,
+      maxPages: 60,
+      wrap: (url) => {
+        if (!url.startsWith('http://127.0.0.1:9001/') || url.endsWith('/robots.txt')) return undefined;
+        refusals++;
+        return new Response('busy', { status: 503, headers: { 'retry-after': '999999', 'content-type': 'text/html' } });
+      },
+    });
+    expect(done.reason).toBe('budget');
+    expect(pages).toHaveLength(60);
+    // The batch loop waited 10 minutes here, and again in each later round that held one of the site's URLs.
+    expect(done.stats.elapsedMs).toBeLessThan(60_000);
+    expect(refusals).toBe(1);
+    const site1 = mem.origins.site1;
+    expect(contacted.filter((c) => c.url.startsWith(site1) && !c.url.endsWith('/robots.txt'))).toHaveLength(1);
+    const later = skips.filter((s) => s.url.startsWith(site1) && s.detail.startsWith('not contacted'));
+    expect(skips.find((s) => s.url.startsWith(site1))?.detail).toBe('HTTP 503, Retry-After 999999 s');
+    expect(later.length).toBeGreaterThan(0);
+  });
+
+  it('a site resting for Retry-After: 30 holds only its own URLs', async () => {
+    let refusedAt = -1;
+    const { pages, contacted, mem, done } = await simulated({
+      politenessDelayMs: 1000,
+      maxPages: 300,
+      wrap: (url, clock) => {
+        if (refusedAt >= 0 || !url.startsWith('http://127.0.0.1:9002/') || url.endsWith('/robots.txt')) return undefined;
+        refusedAt = clock.now();
+        return new Response('busy', { status: 503, headers: { 'retry-after': '30', 'content-type': 'text/html' } });
+      },
+    });
+    expect(done.reason).toBe('budget');
+    expect(refusedAt).toBeGreaterThan(0);
+    const site2 = mem.origins.site2;
+    const next = contacted.find((c) => c.url.startsWith(site2) && c.at > refusedAt);
+    expect(next!.at - refusedAt).toBeGreaterThanOrEqual(30_000);
+    // Meanwhile the other sites kept going: at one request per site and second, about 7 x 30 pages.
+    const meanwhile = pages.filter((p) => p.fetchedAt > refusedAt && p.fetchedAt < refusedAt + 30_000);
+    expect(meanwhile.length).toBeGreaterThan(150);
+    expect(meanwhile.every((p) => !p.url.startsWith(site2))).toBe(true);
+  });
+
+  it('with politeness on, keeps every site with URLs busy: at least 90% of the rate politeness allows', async () => {
+    // 8 sites, each answering after 50 ms and contacted at most once per 1 s after its last answer: 8 / 1.05 s at best.
+    const { pages, done, start } = await simulated({ politenessDelayMs: 1000, maxPages: 200, latencyMs: 50 });
+    expect(done.reason).toBe('budget');
+    const first = Math.min(...pages.map((p) => p.fetchedAt));
+    const last = Math.max(...pages.map((p) => p.fetchedAt));
+    const rate = (pages.length - 1) / ((last - first) / 1000);
+    expect(first - start).toBeLessThan(1000);
+    expect(rate).toBeGreaterThanOrEqual(0.9 * (8 / 1.05));
+  });
+
+  it('applies meta robots nofollow in the loop, for every strategy: the links of such a page reach none', async () => {
+    for (const name of [
+      'forager',
+      'best-n-first',
+      'breadth-first',
+      'pagerank',
+      'infospiders',
+      'shark-search',
+      'anchor-text',
+      'adaptive-bnf',
+    ]) {
+      const requested: string[] = [];
+      const fetchFn: typeof fetch = async (input) => {
+        const url = String(input);
+        requested.push(url);
+        if (url.endsWith('/robots.txt')) return new Response('', { status: 404 });
+        return html(
+          url.endsWith('/seed')
+            ? '<meta name="robots" content="nofollow"><p>solar telescope</p><a href="/linked">solar telescope</a>'
+            : '<p>solar</p>',
+        );
+      };
+      const run = await collect(
+        createCrawl({
+          topic: { keywords: 'solar telescope' },
+          seeds: ['https://nofollow.example/seed'],
+          strategy: { name, seed: 1 },
+          limits: { maxPages: 10 },
+          fetcher: createFetcher({ fetch: fetchFn, politenessDelayMs: 0 }),
+        }).events(),
+      );
+      expect(run.done.reason, name).toBe('exhausted');
+      expect(run.pages.map((p) => p.url)).toEqual(['https://nofollow.example/seed']);
+      expect(requested.some((u) => u.endsWith('/linked'))).toBe(false);
+    }
+  });
+
+  it('counts refused outlinks per rule with a few examples instead of a skip record each', async () => {
+    // A hostile page: 3,000 links the URL rules refuse, and one good one.
+    const bad = [
+      ...Array.from({ length: 1000 }, (_, i) => `<a href="/events/1850/${1 + (i % 12)}/${i}">x</a>`),
+      ...Array.from({ length: 1000 }, (_, i) => `<a href="http://10.0.${i >> 8}.${i & 255}/">x</a>`),
+      ...Array.from({ length: 1000 }, (_, i) => `<a href="/img/${i}.jpg">x</a>`),
+    ].join('');
+    const fetchFn: typeof fetch = async (input) => {
+      const url = String(input);
+      if (url.endsWith('/robots.txt')) return new Response('', { status: 404 });
+      return html(url.endsWith('/hostile') ? `${bad}<a href="/good">good</a>` : '<p>fine</p>');
+    };
+    const crawl = createCrawl({
+      topic: { keywords: 'anything' },
+      seeds: ['https://h.example/hostile'],
+      strategy: { name: 'breadth-first', seed: 1 },
+      limits: { maxPages: 10 },
+      fetcher: createFetcher({ fetch: fetchFn, politenessDelayMs: 0 }),
+    });
+    const run = await collect(crawl.events());
+    expect(run.pages.map((p) => p.url)).toEqual(['https://h.example/hostile', 'https://h.example/good']);
+    expect(run.skips).toEqual([]); // the batch loop stored 3,000 skip records here
+    expect(run.refused!.total).toBe(3000);
+    expect(Object.fromEntries(Object.entries(run.refused!.byRule).map(([k, v]) => [k, v.count]))).toEqual({
+      calendar: 1000,
+      'private host': 1000,
+      'non-HTML extension': 1000,
+    });
+    for (const rule of Object.values(run.refused!.byRule)) expect(rule.examples).toHaveLength(3);
+    expect(run.types.slice(-3)).toEqual(['links-refused', 'checkpoint', 'done']);
+    expect(run.done.stats.linksRefused).toBe(3000);
+    const cp = crawl.checkpoint();
+    expect(cp.linksRefused.total).toBe(3000);
+    expect(JSON.stringify(cp).length).toBeLessThan(20_000);
+  });
+
+  it('reports an unreachable seed as unreachable, not as disallowed by robots.txt', async () => {
+    // A loopback port nobody listens on (just closed): connection refused, so its robots.txt cannot be fetched.
+    const closed = await startTestWeb({ seed: 1, sites: 2, topics: 1, pagesPerTopic: 8 });
+    const origin = closed.origins.site0;
+    await closed.close();
+    const run = await collect(
+      createCrawl({
+        topic: { keywords: 'anything' },
+        seeds: [`${origin}/page`],
+        strategy: { name: 'forager', seed: 1 },
+        limits: { maxPages: 5 },
+        fetcher: fetcher(),
+      }).events(),
+    );
+    expect(run.skips).toHaveLength(1);
+    expect(run.skips[0]).toMatchObject({ url: `${origin}/page`, reason: 'network' });
+    expect(run.skips[0].detail).toMatch(/^site unreachable: robots\.txt could not be fetched \(.*ECONNREFUSED/);
   });
 });

@@ -166,6 +166,21 @@ describe('evaluatePage', () => {
     expect(r.links[0].contextBefore).toEqual(['first', 'context']);
   });
 
+  it("caps a link's anchor text at 300 characters, at a word boundary (one hostile link carried 60,671)", () => {
+    const words = Array.from({ length: 9000 }, (_, i) => `coffee${i % 10}`).join(' ');
+    const r = evaluate(
+      `<a href="/long">${words}</a><a href="/long">second anchor</a><a href="/t" title="${'x '.repeat(5000)}"></a>`,
+    );
+    const long = r.links.find((l) => l.url.endsWith('/long'))!;
+    expect(long.anchorText.length).toBeLessThanOrEqual(300);
+    expect(long.anchorText.length).toBeGreaterThan(240);
+    expect(words.startsWith(long.anchorText)).toBe(true);
+    expect(words[long.anchorText.length]).toBe(' '); // cut between words
+    expect(long.anchorTerms.length).toBeLessThan(50);
+    const titled = r.links.find((l) => l.url.endsWith('/t'))!;
+    expect(titled.anchorText.length).toBeLessThanOrEqual(300);
+  });
+
   it('reads rel=nofollow (followable if any occurrence is) and img alt and area links', () => {
     const r = evaluate(`<a rel="nofollow noopener" href="/n">n</a><a href="/m" rel="NoFollow">m</a><a href="/m">m again</a>
       <a href="/img"><img src="x.png" alt="Espresso machine"></a>

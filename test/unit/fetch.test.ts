@@ -1,7 +1,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VirtualClock } from '../../lib/engine/clock';
 import { createFetcher, type FetcherOptions } from '../../lib/engine/fetch/fetcher';
+import { runOnVirtualClock } from '../../harness/virtual-time';
 import { looksLikeHtml, parseRetryAfter } from '../../lib/engine/fetch/http';
 import type { FetchFailure, FetchSuccess } from '../../lib/engine/types';
 
@@ -309,25 +311,23 @@ describe('createFetcher against a loopback server', () => {
     expect(broken).toMatchObject({ status: 500, detail: 'HTTP 500' });
   });
 
-  it('honours Retry-After on 429 by delaying the origin, without retrying the URL', async () => {
-    // A fake clock: sleeping advances it, so the test observes the requested wait without spending it.
-    let offset = 0;
-    const sleeps: number[] = [];
-    const fetcher = createFetcher({
-      ...loopback,
-      now: () => Date.now() + offset,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        offset += ms;
-      },
-    });
+  it('honours Retry-After on 429 by resting the origin, without retrying the URL', async () => {
+    // Time on a virtual clock that only moves when told: the rest is observed without spending it.
+    const clock = new VirtualClock(Date.now());
+    const fetcher = createFetcher({ ...loopback, clock });
     const before = main.log.length;
     const busy = expectFailure(await fetcher.fetch(`${main.base}/busy`), 'http-error');
-    expect(busy).toMatchObject({ status: 429, detail: 'HTTP 429' });
-    expect(sleeps).toEqual([]);
-    expectSuccess(await fetcher.fetch(`${main.base}/page`));
-    // The next request to that origin waited out the 7 s Retry-After.
-    expect(sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(6900);
+    expect(busy).toMatchObject({ status: 429, detail: 'HTTP 429, Retry-After 7 s' });
+    const refusedAt = clock.now();
+    expect(fetcher.isReady!(`${main.base}/page`)).toBe(false);
+    expect(fetcher.nextReadyAt!()).toBe(refusedAt + 7000);
+    const page = fetcher.fetch(`${main.base}/page`);
+    // The request waits for the clock: the origin's rest is the only timer set.
+    expect(clock.nextTimerAt()).toBe(refusedAt + 7000);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pagePaths(before)).toEqual(['/busy']);
+    clock.fireNext();
+    expectSuccess(await page);
     expect(pagePaths(before)).toEqual(['/busy', '/page']);
   });
 
@@ -344,7 +344,7 @@ describe('createFetcher against a loopback server', () => {
   });
 
   it('fetches robots.txt once per origin even for concurrent requests', async () => {
-    const fetcher = createFetcher({ ...loopback, concurrency: 4 });
+    const fetcher = createFetcher({ ...loopback, maxInFlight: 4, maxPerSite: 4 });
     const before = main.log.length;
     const outcomes = await Promise.all([1, 2, 3, 4].map(() => fetcher.fetch(`${main.base}/page`)));
     for (const outcome of outcomes) expectSuccess(outcome);
@@ -380,7 +380,7 @@ describe('politeness', () => {
     const fetcher = createFetcher({
       urlPolicy: { allowPrivate: true },
       politenessDelayMs: 100,
-      concurrency: 6,
+      maxInFlight: 6,
     });
     const outcomes = await Promise.all([1, 2, 3, 4].map((i) => fetcher.fetch(`${slowA.base}/p?i=${i}`)));
     for (const outcome of outcomes) expectSuccess(outcome);
@@ -393,7 +393,7 @@ describe('politeness', () => {
   });
 
   it('uses politenessDelayMs when it is larger than the crawl-delay', async () => {
-    const fetcher = createFetcher({ urlPolicy: { allowPrivate: true }, politenessDelayMs: 250, concurrency: 6 });
+    const fetcher = createFetcher({ urlPolicy: { allowPrivate: true }, politenessDelayMs: 250, maxInFlight: 6 });
     const before = slowB.log.filter((e) => e.path.startsWith('/p')).length;
     await Promise.all([1, 2, 3].map((i) => fetcher.fetch(`${slowB.base}/p?k=${i}`)));
     const pages = slowB.log.filter((e) => e.path.startsWith('/p')).slice(before);
@@ -402,7 +402,7 @@ describe('politeness', () => {
   });
 
   it('does not let a delayed origin block another origin', async () => {
-    const fetcher = createFetcher({ urlPolicy: { allowPrivate: true }, politenessDelayMs: 0, concurrency: 1 });
+    const fetcher = createFetcher({ urlPolicy: { allowPrivate: true }, politenessDelayMs: 0, maxInFlight: 1 });
     const order: string[] = [];
     const a = [1, 2, 3].map((i) => fetcher.fetch(`${slowA.base}/p?o=${i}`).then(() => order.push(`a${i}`)));
     // Let the A requests queue up first (robots.txt of A is cached by now? not in this fetcher: it fetches it).
@@ -415,7 +415,7 @@ describe('politeness', () => {
   });
 
   it('removes an aborted request from the queue without contacting the server', async () => {
-    const fetcher = createFetcher({ urlPolicy: { allowPrivate: true }, politenessDelayMs: 0 });
+    const fetcher = createFetcher({ urlPolicy: { allowPrivate: true }, politenessDelayMs: 0, maxPerSite: 1 });
     const first = fetcher.fetch(`${slowA.base}/p?q=first`);
     const controller = new AbortController();
     const queued = fetcher.fetch(`${slowA.base}/p?q=queued`, controller.signal);
@@ -572,34 +572,49 @@ describe('createFetcher with an injected fetch', () => {
   });
 
   it('honours Retry-After given as an HTTP date on 503', async () => {
-    let offset = 0;
-    const base = Date.now();
-    const sleeps: number[] = [];
+    const base = Date.UTC(2025, 5, 1, 12);
+    const clock = new VirtualClock(base);
     let calls = 0;
     const spy: typeof fetch = async () => {
       calls++;
       if (calls === 1) {
         return new Response('down', {
           status: 503,
-          headers: { 'retry-after': new Date(base + 60_000).toUTCString(), 'content-type': 'text/html' },
+          headers: { 'retry-after': new Date(base + 45_000).toUTCString(), 'content-type': 'text/html' },
         });
       }
       return okHtml();
     };
-    const fetcher = createFetcher({
-      fetch: spy,
-      respectRobots: false,
-      politenessDelayMs: 0,
-      now: () => Date.now() + offset,
-      sleep: async (ms) => {
-        sleeps.push(ms);
-        offset += ms;
-      },
-    });
-    expectFailure(await fetcher.fetch('https://example.org/a'), 'http-error');
-    expectSuccess(await fetcher.fetch('https://example.org/b'));
+    const fetcher = createFetcher({ fetch: spy, respectRobots: false, politenessDelayMs: 0, clock });
+    expectFailure(await runOnVirtualClock(clock, fetcher.fetch('https://example.org/a')), 'http-error');
+    expectSuccess(await runOnVirtualClock(clock, fetcher.fetch('https://example.org/b')));
     expect(calls).toBe(2);
-    expect(sleeps.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(55_000);
+    expect(clock.now() - base).toBeGreaterThanOrEqual(45_000);
+  });
+
+  it('leaves a site alone that asks for a pause longer than 60 s, and never waits for it', async () => {
+    // Before: a Retry-After of 999999 s parked the origin for 10 minutes, and every later round that held one of its
+    // URLs waited that long. Now the site is not contacted again; its URLs fail at once, saying why.
+    const clock = new VirtualClock(Date.UTC(2025, 5, 1));
+    const calls: string[] = [];
+    const spy: typeof fetch = async (input) => {
+      calls.push(String(input));
+      if (String(input).startsWith('https://slow.example/')) {
+        return new Response('later', { status: 503, headers: { 'retry-after': '999999', 'content-type': 'text/html' } });
+      }
+      return okHtml();
+    };
+    const fetcher = createFetcher({ fetch: spy, respectRobots: false, politenessDelayMs: 1000, clock });
+    const first = expectFailure(await runOnVirtualClock(clock, fetcher.fetch('https://slow.example/a')), 'http-error');
+    expect(first.detail).toBe('HTTP 503, Retry-After 999999 s');
+    const t0 = clock.now();
+    expect(fetcher.isReady!('https://slow.example/b')).toBe(true);
+    const second = expectFailure(await runOnVirtualClock(clock, fetcher.fetch('https://slow.example/b')), 'http-error');
+    expect(second.detail).toMatch(/not contacted: the site asked for a pause of 999999 s \(Retry-After\), longer than the 60 s/);
+    expectSuccess(await runOnVirtualClock(clock, fetcher.fetch('https://other.example/c')));
+    expect(clock.now()).toBe(t0);
+    expect(calls).toEqual(['https://slow.example/a', 'https://other.example/c']);
+    expect(fetcher.stats().sitesLeftAlone).toBe(1);
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FifoFrontier, PriorityFrontier, type AddResult } from '../../lib/engine/frontier/index';
+import { PriorityFrontier, type AddResult } from '../../lib/engine/frontier/index';
 import { Rng } from '../../lib/engine/rng';
 import type { FrontierEntry } from '../../lib/engine/types';
 
@@ -21,7 +21,7 @@ class NaivePriority {
   seen = new Set<string>();
   seq = 0;
   constructor(readonly capacity: number) {}
-  private best(): number {
+  private bestIndex(): number {
     let b = -1;
     for (let i = 0; i < this.items.length; i++) if (b < 0 || refBefore(this.items[i], this.items[b])) b = i;
     return b;
@@ -54,7 +54,7 @@ class NaivePriority {
     return result;
   }
   popMax() {
-    const b = this.best();
+    const b = this.bestIndex();
     return b < 0 ? undefined : strip(this.items.splice(b, 1)[0]);
   }
   popMin() {
@@ -67,7 +67,7 @@ class NaivePriority {
     return out;
   }
   peekMax() {
-    const b = this.best();
+    const b = this.bestIndex();
     return b < 0 ? undefined : strip(this.items[b]);
   }
   peekMin() {
@@ -96,36 +96,10 @@ class NaivePriority {
   entries() {
     return [...this.items].sort((a, b) => (refBefore(a, b) ? -1 : 1)).map(strip);
   }
-}
-
-class NaiveFifo {
-  items: FrontierEntry[] = [];
-  seen = new Set<string>();
-  constructor(readonly capacity: number) {}
-  add(e: FrontierEntry): AddResult {
-    if (this.seen.has(e.url)) return 'kept';
-    if (this.items.length >= this.capacity) return 'rejected';
-    this.items.push({ ...e });
-    this.seen.add(e.url);
-    return 'added';
-  }
-  take(n: number) {
-    return this.items.splice(0, Math.max(0, n));
-  }
-  shift() {
-    return this.items.shift();
-  }
-  has(url: string) {
-    return this.items.some((x) => x.url === url);
-  }
-  hasSeen(url: string) {
-    return this.seen.has(url);
-  }
-  get size() {
-    return this.items.length;
-  }
-  entries() {
-    return this.items.map((e) => ({ ...e }));
+  best(n: number, accept: (url: string) => boolean) {
+    return this.entries()
+      .filter((e) => accept(e.url))
+      .slice(0, n);
   }
 }
 
@@ -140,7 +114,9 @@ type Op =
   | { op: 'popMin' }
   | { op: 'setScore'; url: string; score: number }
   | { op: 'remove'; url: string }
-  | { op: 'probe'; url: string };
+  | { op: 'probe'; url: string }
+  /** best(n) among the URLs not on one site (a site that may not be contacted now). */
+  | { op: 'best'; n: number; busySite: number };
 
 /** Scores from a coarse grid so ties are frequent, with some continuous values mixed in. */
 function randomScore(rng: Rng): number {
@@ -169,6 +145,7 @@ function randomOps(seed: number, count: number, pool: number, withPriorityOps: b
     else if (r < 0.84 && withPriorityOps) ops.push({ op: 'popMin' });
     else if (r < 0.9 && withPriorityOps) ops.push({ op: 'setScore', url: url(), score: randomScore(rng) });
     else if (r < 0.93 && withPriorityOps) ops.push({ op: 'remove', url: url() });
+    else if (r < 0.97 && withPriorityOps) ops.push({ op: 'best', n: 1 + rng.int(9), busySite: rng.int(7) });
     else ops.push({ op: 'probe', url: url() });
   }
   return ops;
@@ -199,29 +176,11 @@ function applyPriority(f: PriorityFrontier | NaivePriority, o: Op): unknown {
     case 'probe':
       out = [f.has(o.url), f.hasSeen(o.url)];
       break;
+    case 'best':
+      out = f.best(o.n, (url) => !url.startsWith(`https://site${o.busySite}.`));
+      break;
   }
   return { out, size: f.size, max: f.peekMax(), min: f.peekMin() };
-}
-
-function applyFifo(f: FifoFrontier | NaiveFifo, o: Op): unknown {
-  let out: unknown;
-  switch (o.op) {
-    case 'add':
-      out = f.add({ ...o.entry });
-      break;
-    case 'popTop':
-      out = f.take(o.n);
-      break;
-    case 'popMax':
-      out = f.shift();
-      break;
-    case 'probe':
-      out = [f.has(o.url), f.hasSeen(o.url)];
-      break;
-    default:
-      throw new Error(`not a FIFO op: ${o.op}`);
-  }
-  return { out, size: f.size };
 }
 
 const SEEDS = [1, 2, 3, 42, 20260101];
@@ -419,6 +378,28 @@ describe('PriorityFrontier rules', () => {
     expect(PriorityFrontier.fromJSON(good).size).toBe(0);
   });
 
+  it('best(n, accept) walks the ranks without removing anything; sample draws uniformly among the accepted', () => {
+    const f = new PriorityFrontier(50);
+    for (let i = 0; i < 40; i++) f.add(e(`https://s${i % 4}.example/${i}`, (i % 10) / 10));
+    const before = f.entries();
+    const notS0 = (url: string) => !url.startsWith('https://s0.');
+    const best = f.best(5, notS0);
+    expect(best).toEqual(before.filter((x) => notS0(x.url)).slice(0, 5));
+    expect(f.best(0, notS0)).toEqual([]);
+    expect(f.best(100, () => false)).toEqual([]);
+    expect(f.entries()).toEqual(before);
+    const rng = new Rng(3);
+    const counts = new Map<string, number>();
+    for (let k = 0; k < 4000; k++) {
+      const x = f.sample((url) => url.startsWith('https://s1.'), rng)!;
+      counts.set(x.url, (counts.get(x.url) ?? 0) + 1);
+    }
+    expect([...counts.keys()].every((u) => u.startsWith('https://s1.'))).toBe(true);
+    expect(counts.size).toBe(10);
+    for (const n of counts.values()) expect(n).toBeGreaterThan(300); // 400 expected each
+    expect(f.sample(() => false, rng)).toBeUndefined();
+  });
+
   it('handles a capacity of 100,000 and a popTop larger than the frontier', () => {
     const f = new PriorityFrontier(100_000);
     const rng = new Rng(9);
@@ -429,81 +410,6 @@ describe('PriorityFrontier rules', () => {
     let sorted = true;
     for (let i = 1; i < top.length; i++) if (top[i - 1].score < top[i].score) sorted = false;
     expect(sorted).toBe(true);
-  });
-});
-
-describe('FifoFrontier against a naive reference', () => {
-  for (const capacity of CAPACITIES) {
-    it(`capacity ${capacity}: random operations agree step by step`, () => {
-      let rejections = 0;
-      for (const seed of SEEDS) {
-        const ops = randomOps(seed * 7 + capacity, OPS, capacity * 2 + 5, false);
-        const real = new FifoFrontier(capacity);
-        const ref = new NaiveFifo(capacity);
-        ops.forEach((o, i) => {
-          const a = applyFifo(real, o);
-          const b = applyFifo(ref, o);
-          if (JSON.stringify(a) !== JSON.stringify(b)) expect({ i, o, a }).toEqual({ i, o, a: b });
-          expect(real.size).toBeLessThanOrEqual(capacity);
-          if ((a as { out: unknown }).out === 'rejected') rejections++;
-          if (i % 101 === 0) expect(real.entries()).toEqual(ref.entries());
-        });
-      }
-      expect(rejections).toBeGreaterThan(10);
-    });
-  }
-
-  it('compacts its storage under a long stream without changing order', () => {
-    const f = new FifoFrontier(5000);
-    const ref = new NaiveFifo(5000);
-    let n = 0;
-    for (let round = 0; round < 50; round++) {
-      for (let i = 0; i < 300; i++) {
-        const entry = { url: `u${n++}`, score: 0, depth: round };
-        expect(f.add(entry)).toBe(ref.add(entry));
-      }
-      expect(f.take(250)).toEqual(ref.take(250));
-    }
-    expect(f.entries()).toEqual(ref.entries());
-  });
-
-  it('is first in, first out; full means rejected; every URL enters once; survives a JSON round trip', () => {
-    const f = new FifoFrontier(2);
-    expect(f.add({ url: 'a', score: 0.1, depth: 0 })).toBe('added');
-    expect(f.add({ url: 'b', score: 0.9, depth: 1, from: 'a' })).toBe('added');
-    expect(f.add({ url: 'c', score: 1, depth: 1 })).toBe('rejected');
-    expect(f.hasSeen('c')).toBe(false);
-    expect(f.add({ url: 'a', score: 1, depth: 0 })).toBe('kept');
-    expect(f.shift()!.url).toBe('a');
-    expect(f.add({ url: 'a', score: 1, depth: 0 })).toBe('kept');
-    expect(f.add({ url: 'c', score: 1, depth: 1 })).toBe('added');
-    const copy = FifoFrontier.fromJSON(JSON.parse(JSON.stringify(f.toJSON())));
-    expect(copy.entries()).toEqual(f.entries());
-    expect(copy.add({ url: 'a', score: 1, depth: 0 })).toBe('kept');
-    expect(copy.add({ url: 'd', score: 1, depth: 0 })).toBe('rejected');
-    expect(copy.take(5).map((x) => x.url)).toEqual(['b', 'c']);
-    expect(() =>
-      FifoFrontier.fromJSON({
-        kind: 'fifo',
-        version: 1,
-        capacity: 1,
-        entries: [
-          ['a', 0, 0, null],
-          ['b', 0, 0, null],
-        ],
-        left: [],
-      }),
-    ).toThrow(/exceed capacity/);
-  });
-
-  it('JSON round trip in mid-sequence continues identically', () => {
-    for (const seed of SEEDS) {
-      const ops = randomOps(seed + 99, 3000, 100, false);
-      const original = new FifoFrontier(30);
-      for (const o of ops.slice(0, 1500)) applyFifo(original, o);
-      const copy = FifoFrontier.fromJSON(JSON.parse(JSON.stringify(original.toJSON())));
-      for (const o of ops.slice(1500)) expect(applyFifo(copy, o)).toEqual(applyFifo(original, o));
-    }
   });
 });
 

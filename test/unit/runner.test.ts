@@ -20,7 +20,7 @@ function makeWeb(size = 60, refusedLinks = 0): Map<string, string> {
     const links = [1, 2, 3, 7].map(
       (d) => `<a href="/p${(i + d) % size}">${onTopic ? 'coffee brewing guide' : 'garden page'} ${(i + d) % size}</a>`,
     );
-    // Links into a private network: refused by the URL rules, recorded as skips.
+    // Links into a private network: refused by the URL rules, counted per rule (not skip records).
     for (let k = 0; k < refusedLinks; k++) links.push(`<a href="http://10.0.${i}.${k}/">router ${k}</a>`);
     web.set(
       `https://site${i % 5}.example.com/p${i}`,
@@ -114,16 +114,6 @@ async function until(cond: () => boolean | Promise<boolean>, what: string, tries
     await new Promise((r) => setTimeout(r, 2));
   }
   throw new Error(`gave up waiting for ${what}`);
-}
-
-async function baseline(params: Record<string, number> = { n: 4 }): Promise<string[]> {
-  const store = createMemoryStore();
-  const web = makeWeb();
-  const fetchers: FakeFetcher[] = [];
-  const runner = makeRunner(store, fetchers, () => fakeFetcher(web, new Map()));
-  const record = await runner.start({ ...START, settings: { ...START.settings, params } });
-  await runner.whenIdle();
-  return (await store.getPages(record.id)).map((p) => p.url).sort();
 }
 
 /** A store whose writes can be made to fail, recording every progress write. */
@@ -246,7 +236,6 @@ describe('CrawlRunner', () => {
   });
 
   it('pauses, persists, and resumes from the checkpoint without fetching anything twice', async () => {
-    const expected = await baseline();
     const store = createMemoryStore();
     const web = makeWeb();
     const completed = new Map<string, number>();
@@ -275,11 +264,14 @@ describe('CrawlRunner', () => {
     expect(done?.status).toBe('done');
     expect(done?.stats.pagesEvaluated).toBe(30);
     expect([...completed.entries()].filter(([, n]) => n > 1)).toEqual([]);
-    expect((await store.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected);
+    // The order of pages depends on when answers come (a continuous loop), so not the pages themselves: their number,
+    // each stored once, each one actually fetched.
+    const stored = (await store.getPages(record.id)).map((p) => p.url);
+    expect(new Set(stored).size).toBe(30);
+    for (const url of stored) expect(completed.get(url), url).toBe(1);
   });
 
-  it('picks up a crawl after the worker died mid-batch: same pages, none fetched twice', async () => {
-    const expected = await baseline();
+  it('picks up a crawl after the worker died mid-fetch: the budget reached, no page lost or fetched twice', async () => {
     const store = createMemoryStore();
     const web = makeWeb();
     const completed = new Map<string, number>();
@@ -287,7 +279,9 @@ describe('CrawlRunner', () => {
     const fetchersA: FakeFetcher[] = [];
     const a = makeRunner(store, fetchersA, () => fakeFetcher(web, completed, 10));
     const record = await a.start(START);
-    await until(() => fetchersA[0]?.hung > 0, 'worker A to hang');
+    // The kill: every fetch of A that does not hang has ended (a killed worker completes nothing afterwards).
+    const endedA = () => [...completed.values()].reduce((n, c) => n + c, 0);
+    await until(() => fetchersA[0]?.hung > 0 && endedA() === fetchersA[0].started - fetchersA[0].hung, 'worker A to hang');
     // Let A's last writes land (they are behind the crawl), as they would before a real kill.
     await until(async () => {
       const cp = await store.getCheckpoint(record.id);
@@ -306,13 +300,16 @@ describe('CrawlRunner', () => {
     expect(done?.status).toBe('done');
     expect(done?.stats.pagesEvaluated).toBe(30);
     expect([...completed.entries()].filter(([, n]) => n > 1)).toEqual([]);
-    expect((await store.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected);
+    // The order of pages depends on when answers come (a continuous loop), so not the pages themselves: their number,
+    // each stored once, each one actually fetched.
+    const stored = (await store.getPages(record.id)).map((p) => p.url);
+    expect(new Set(stored).size).toBe(30);
+    for (const url of stored) expect(completed.get(url), url).toBe(1);
   });
 
   it.each([9, 13, 17, 21, 25])(
     'loses no page when the worker dies while its writes are under way (kill at fetch %i)',
     async (killAt) => {
-      const expected16 = await baseline({ n: 16 });
       const base = createMemoryStore();
       const web = makeWeb();
       const completed = new Map<string, number>();
@@ -354,7 +351,9 @@ describe('CrawlRunner', () => {
       expect(done?.status).toBe('done');
       expect(done?.stats.pagesEvaluated).toBe(30);
       expect(await base.countPages(record.id)).toBe(30);
-      expect((await base.getPages(record.id)).map((p) => p.url).sort()).toEqual(expected16);
+      const stored = (await base.getPages(record.id)).map((p) => p.url);
+      expect(new Set(stored).size).toBe(30);
+      for (const url of stored) expect(completed.get(url), url).toBeGreaterThanOrEqual(1);
     },
   );
 
@@ -462,14 +461,17 @@ describe('CrawlRunner', () => {
     const runner = makeRunner(store, [], () => fakeFetcher(web, new Map()), { flushEveryMs: 5 });
     const record = await runner.start(START);
     await runner.whenIdle();
-    expect((await store.getCrawl(record.id))?.status).toBe('done');
+    const final = await store.getCrawl(record.id);
+    expect(final?.status).toBe('done');
     const skips = await store.getSkips(record.id);
-    expect(skips.filter((s) => s.reason === 'url-refused').length).toBeGreaterThan(100);
+    // Refused outlinks are counted in the stats, never stored one by one.
+    expect(final?.stats.linksRefused).toBeGreaterThan(100);
+    expect(skips.filter((s) => s.reason === 'url-refused')).toEqual([]);
     // Every page and skip travels in exactly one write: what is new, never everything so far.
     expect(state.writes.reduce((n, w) => n + w.pages, 0)).toBe(30);
     expect(state.writes.reduce((n, w) => n + w.skips, 0)).toBe(skips.length);
     expect(state.writes.length).toBeGreaterThan(2);
-    // No stored checkpoint carries outputs (the crawl's own checkpoint lists every skip so far).
+    // No stored checkpoint carries outputs.
     expect(state.writes.every((w) => w.checkpointSkips === 0 && w.checkpointResults === 0)).toBe(true);
     // The last write finished the crawl and dropped its checkpoint.
     expect(state.writes.at(-1)?.checkpoint).toBe(false);

@@ -63,9 +63,8 @@ function skip(url: string, at: number, extra: Partial<SkipRecord> = {}): SkipRec
 }
 
 function checkpoint(n: number): CrawlCheckpoint {
-  const p = page(`https://example.com/p${n}`, 0.5);
   return {
-    version: 1,
+    version: 2,
     topic: { keywords: 'solar panels' },
     seeds: ['https://example.com/a'],
     strategy: {
@@ -76,14 +75,12 @@ function checkpoint(n: number): CrawlCheckpoint {
     },
     limits: { maxPages: 500, maxBuffer: 256 },
     fetched: ['https://example.com/a', 'https://example.com/x'],
-    pendingBatch: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
-    pendingDone: [{ url: 'https://example.com/z', kind: 'skip', skip: skip('https://example.com/z', 5) }],
-    results: [p],
-    skips: [skip('https://example.com/q', 3)],
+    inFlight: [{ url: 'https://example.com/y', score: 0.4, depth: 1, from: 'https://example.com/a' }],
     pagesEvaluated: n,
     errors: 1,
     scoreSum: 0.5 * n,
     elapsedMs: 999,
+    linksRefused: { total: 2, byRule: { scheme: { count: 2, examples: [{ url: 'mailto:a@b.c', detail: 'scheme mailto:' }] } } },
   };
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePage } from '../../lib/engine/html/evaluate';
-import { topicTerms } from '../../lib/engine/strategies/link-scoring';
+import { prepareTopic } from '../../lib/engine/strategies/link-scoring';
 import { DEFAULT_EXPANSION, EXPANSION_TERMS, expansionTerms, keywordVector, topicVector } from '../../lib/engine/text/vector';
 import type { Topic } from '../../lib/engine/types';
 
@@ -67,7 +67,7 @@ describe('topic context (pseudo-relevance feedback from the results page)', () =
   });
 
   it('link scoring matches URL words and link context against the query’s terms only', () => {
-    const t = topicTerms({ keywords: 'jaguar', context: JAGUAR_RESULTS });
+    const t = prepareTopic({ keywords: 'jaguar', context: JAGUAR_RESULTS });
     expect(t.terms).toEqual(['jaguar']);
     expect(t.vector.engin).toBeGreaterThan(0);
   });

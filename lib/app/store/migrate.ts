@@ -7,7 +7,7 @@
  * state, so every save rewrote all of them. Version 2: pages and skips live in their own lists only, the checkpoint
  * is resume state, and a finished crawl keeps no checkpoint.
  */
-import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../engine';
+import { type CrawlCheckpoint, type CrawlCheckpointV1, migrateCheckpoint, type PageResult, type SkipRecord } from '../../engine';
 import { RECORD_VERSION, type CrawlRecord } from './types';
 
 /** What a stored record may look like before {@link migrateRecord}: any version, possibly damaged. */
@@ -53,23 +53,19 @@ export function recordProblems(record: unknown): string[] {
   return problems;
 }
 
-/** A checkpoint of the version-1 layout, which carried the crawl's outputs. */
-type CheckpointWithOutputs = CrawlCheckpoint & { results?: PageResult[]; skips?: SkipRecord[] };
-
 /**
- * Splits a checkpoint into its resume state and the outputs an older layout kept inside it. The engine's checkpoint
- * (version 1) still lists every result and skip so far; they are stored in the page and skip lists as they come, so
- * the stored checkpoint keeps none (empty lists: what the version-1 engine expects to find). Once the engine's
- * checkpoints no longer carry outputs, this returns them unchanged.
+ * Splits a stored checkpoint into its resume state and the outputs an older layout kept inside it. A version-1
+ * checkpoint (the batch loop's: it listed every result and skip so far, and its own resume fields) is converted by the
+ * engine's {@link migrateCheckpoint}: its pages and skips go to their lists, the rest becomes a version-2 checkpoint
+ * the crawl can resume from. A version-2 checkpoint is resume state only and is returned unchanged.
  */
 export function splitCheckpoint(checkpoint: CrawlCheckpoint): {
   checkpoint: CrawlCheckpoint;
   pages: PageResult[];
   skips: SkipRecord[];
 } {
-  const cp = checkpoint as CheckpointWithOutputs;
-  const pages = Array.isArray(cp.results) ? cp.results : [];
-  const skips = Array.isArray(cp.skips) ? cp.skips : [];
-  if (!('results' in cp) && !('skips' in cp)) return { checkpoint, pages, skips };
-  return { checkpoint: { ...cp, results: [], skips: [] } as CrawlCheckpoint, pages, skips };
+  const stored = checkpoint as CrawlCheckpoint | CrawlCheckpointV1;
+  if (stored.version !== 1) return { checkpoint, pages: [], skips: [] };
+  const migrated = migrateCheckpoint(stored);
+  return { checkpoint: migrated.checkpoint, pages: migrated.results, skips: migrated.skips };
 }

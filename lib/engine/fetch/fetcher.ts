@@ -11,12 +11,19 @@
  * redirects applies), and a refused final URL is dropped unread. The extension closes the gap for private hosts
  * with browser rules that block its own requests' hops (lib/app/network-guard.ts).
  *
- * robots.txt requests are made by the RobotsCache outside the politeness scheduler (once per origin per day).
+ * Politeness (lib/engine/fetch/scheduler.ts): a fetch takes its site's slot synchronously, when it is called, and
+ * holds it while robots.txt is read (once per origin per day, by the RobotsCache) and the page is requested; so the
+ * crawl loop, which asks {@link Fetcher.isReady} before it starts a fetch, never sends a second request to a busy
+ * site. Retry-After on 429/503 rests the site for as long as it asks, up to `maxRetryAfterMs`; a site that asks for
+ * longer is not contacted again by this fetcher (its URLs fail at once with the reason), so it never stalls a crawl.
+ *
+ * Time (timeouts, pauses, Retry-After) runs on the injected {@link Clock}.
  */
+import { type Clock, realClock } from '../clock';
 import type { FetchFailure, FetchOutcome, FetchSuccess, PageFetcher, SkipReason } from '../types';
-import { RobotsCache } from './robots';
+import { RobotsCache, type RobotsVerdict } from './robots';
 import { checkUrl, type UrlPolicy } from '../url/rules';
-import { canonicalizeUrl } from '../url/canonical';
+import { canonicalizeUrl, originOf } from '../url/canonical';
 import {
   DEFAULT_USER_AGENT,
   Deadline,
@@ -48,22 +55,30 @@ export interface FetcherOptions {
   maxBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
-  /** Minimum pause between the end of one request and the start of the next to the same origin. Default 1000; 0 allowed. */
+  /** Minimum pause between the end of one request and the start of the next to the same origin. Default 1000; 0 = politeness off. */
   politenessDelayMs?: number;
-  /** Requests in flight across all origins. Default 6. */
-  concurrency?: number;
+  /** Requests in flight over all sites (the crawl keeps this many fetches going). Default 6. */
+  maxInFlight?: number;
+  /**
+   * Requests in flight to one site. Default 1 while politeness is on (politenessDelayMs > 0); with politeness off,
+   * `maxInFlight` (no limit of its own).
+   */
+  maxPerSite?: number;
   /** Default true. */
   respectRobots?: boolean;
-  /** URL rules for the URL and every redirect hop. */
+  /** URL rules for every URL and redirect hop; the crawl applies the same rules to outlinks (one place for both). */
   urlPolicy?: UrlPolicy;
-  now?: () => number;
-  /** Used by the politeness scheduler to wait; default setTimeout. */
-  sleep?: (ms: number) => Promise<void>;
+  /** Where time comes from (timeouts, pauses, Retry-After, robots.txt lifetimes). Default the real clock. */
+  clock?: Clock;
   /** robots.txt cache to use (e.g. shared between fetchers); default a new one with this fetcher's settings. */
   robots?: RobotsCache;
   /** Longest robots.txt Crawl-delay honoured. Default 30000. */
   maxCrawlDelayMs?: number;
-  /** Longest Retry-After honoured (a hostile value must not park an origin for days). Default 10 minutes. */
+  /**
+   * Longest Retry-After (on 429/503) a site is waited for. Default 60000: a crawl of a few hundred pages takes
+   * minutes, so a site that wants a longer pause is out of this crawl; it is left alone (not contacted again by this
+   * fetcher), and its queued URLs are skipped with the reason instead of holding up the crawl.
+   */
   maxRetryAfterMs?: number;
 }
 
@@ -84,6 +99,8 @@ export interface FetcherStats {
   inFlight: number;
   /** fetch() calls waiting for a slot now. */
   queued: number;
+  /** Sites left alone for the rest of the crawl because their Retry-After exceeded maxRetryAfterMs. */
+  sitesLeftAlone: number;
 }
 
 /** A PageFetcher that can be closed and reports counters. */
@@ -93,8 +110,14 @@ export type Fetcher = PageFetcher & {
   stats(): FetcherStats;
 };
 
+/** Requests in flight when not told otherwise (the crawl assumes it too for a fetcher that does not say). */
+export const DEFAULT_MAX_IN_FLIGHT = 6;
+
 /** A hop's result: a finished outcome, or the next URL to go to. */
 type HopResult = { done: Omit<FetchSuccess, 'elapsedMs'> | Omit<FetchFailure, 'elapsedMs'> } | { next: string };
+
+/** Sites left alone (Retry-After too long) remembered at most; a hostile crawl cannot grow the map without bound. */
+const MAX_SITES_LEFT_ALONE = 10_000;
 
 /** Creates a polite page fetcher; see the module comment. */
 export function createFetcher(options: FetcherOptions = {}): Fetcher {
@@ -105,14 +128,23 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const maxRedirects = options.maxRedirects ?? 5;
   const politenessDelayMs = Math.max(0, options.politenessDelayMs ?? 1000);
   const respectRobots = options.respectRobots ?? true;
-  const policy = options.urlPolicy;
-  const now = options.now ?? Date.now;
+  const policy: UrlPolicy = options.urlPolicy ?? {};
+  const clock = options.clock ?? realClock;
   const maxCrawlDelayMs = options.maxCrawlDelayMs ?? 30_000;
-  const maxRetryAfterMs = options.maxRetryAfterMs ?? 10 * 60 * 1000;
-  const scheduler = new PolitenessScheduler({ concurrency: options.concurrency ?? 6, now, sleep: options.sleep });
-  const robots = options.robots ?? new RobotsCache({ fetch: fetchFn, userAgent, timeoutMs, urlPolicy: policy, now });
+  const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
+  const maxInFlight = Math.max(1, Math.floor(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
+  const maxPerSite = Math.min(maxInFlight, options.maxPerSite ?? (politenessDelayMs > 0 ? 1 : maxInFlight));
+  const scheduler = new PolitenessScheduler({ maxInFlight, maxPerSite, clock });
+  const robots = options.robots ?? new RobotsCache({ fetch: fetchFn, userAgent, timeoutMs, urlPolicy: policy, clock });
   const closer = new AbortController();
   const counters = { fetches: 0, succeeded: 0, requests: 0, bytes: 0, failed: {} as Partial<Record<SkipReason, number>> };
+  /** Origin -> why it is left alone (a Retry-After beyond maxRetryAfterMs). */
+  const leftAlone = new Map<string, string>();
+
+  function leaveAlone(origin: string, why: string): void {
+    leftAlone.set(origin, why);
+    if (leftAlone.size > MAX_SITES_LEFT_ALONE) leftAlone.delete(leftAlone.keys().next().value as string);
+  }
 
   /** One request to `url` while holding its origin's slot. */
   async function hop(url: string, deadline: Deadline, onRetryAfter: (ms: number) => void): Promise<HopResult> {
@@ -160,8 +192,11 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     if (status < 200 || status >= 300) {
       discardBody(response);
       if (status === 429 || status === 503) {
-        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), now());
-        if (retryAfter !== undefined) onRetryAfter(Math.min(retryAfter, maxRetryAfterMs));
+        const retryAfter = parseRetryAfter(response.headers.get('retry-after'), clock.now());
+        if (retryAfter !== undefined) {
+          onRetryAfter(retryAfter);
+          return fail('http-error', `HTTP ${status}, Retry-After ${Math.ceil(retryAfter / 1000)} s`, status);
+        }
       }
       return fail('http-error', `HTTP ${status}`, status);
     }
@@ -191,8 +226,11 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     };
   }
 
-  /** The whole fetch of one URL, hop by hop. `clock.spent` accumulates network time. */
-  async function run(url: string, signal: AbortSignal, clock: { spent: number }): Promise<Omit<FetchOutcome, 'elapsedMs'>> {
+  /**
+   * The whole fetch of one URL, hop by hop. `spent` accumulates network time. Takes the first hop's site slot
+   * before its first await, so the site counts as busy from the moment fetch() is called.
+   */
+  async function run(url: string, signal: AbortSignal, spent: { ms: number }): Promise<Omit<FetchOutcome, 'elapsedMs'>> {
     const fail = (reason: SkipReason, detail: string, status?: number): Omit<FetchFailure, 'elapsedMs'> => ({
       ok: false,
       url,
@@ -208,45 +246,57 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     const seen = new Set([url, current]);
     let redirects = 0;
     for (;;) {
-      const origin = new URL(current).origin;
-      let restMs = politenessDelayMs;
-      if (respectRobots) {
-        try {
-          if (!(await raceAbort(robots.isAllowed(current, userAgent), signal))) {
-            // Disallow-all is also the verdict for a site whose robots.txt could not be fetched (network, timeout, 5xx):
-            // that is the site being unreachable, and the user must be told so, not that robots.txt forbids it.
-            const verdict = await robots.status(current);
-            if (verdict?.kind === 'disallow-all') {
-              const timedOut = verdict.detail.startsWith('timeout');
-              return fail(timedOut ? 'timeout' : 'network', `site unreachable (robots.txt: ${verdict.detail})`);
-            }
-            return fail('robots', redirects ? `robots.txt disallows redirect target ${current}` : 'disallowed by robots.txt');
-          }
-          const crawlDelay = await raceAbort(robots.crawlDelayMs(current, userAgent), signal);
-          if (crawlDelay !== undefined) restMs = Math.max(restMs, Math.min(crawlDelay, maxCrawlDelayMs));
-        } catch {
-          return aborted();
-        }
-      }
+      const origin = originOf(current) ?? current;
+      const leftAloneWhy = leftAlone.get(origin);
+      if (leftAloneWhy) return fail('http-error', leftAloneWhy);
       let lease: Lease;
       try {
         lease = await scheduler.acquire(origin, signal);
       } catch {
         return aborted();
       }
+      let restMs = 0;
       let notBeforeMs: number | undefined;
-      const deadline = new Deadline(timeoutMs - clock.spent, signal);
-      const started = now();
       let result: HopResult;
       try {
-        result = await hop(current, deadline, (ms) => (notBeforeMs = ms));
-      } catch (error) {
-        const { reason, detail } = classifyError(error, deadline);
-        if (reason === 'aborted') return aborted();
-        return fail(reason, reason === 'timeout' ? `timeout after ${timeoutMs} ms` : detail);
+        if (respectRobots) {
+          let verdict: RobotsVerdict;
+          try {
+            verdict = await raceAbort(robots.verdict(current, userAgent), signal);
+          } catch {
+            return aborted();
+          }
+          if (!verdict.allowed) {
+            if (verdict.unreachable) {
+              return fail(verdict.reason, `site unreachable: robots.txt could not be fetched (${verdict.detail})`);
+            }
+            return fail('robots', redirects ? `robots.txt disallows redirect target ${current}` : 'disallowed by robots.txt');
+          }
+          if (verdict.crawlDelayMs !== undefined) restMs = Math.min(verdict.crawlDelayMs, maxCrawlDelayMs);
+        }
+        restMs = Math.max(restMs, politenessDelayMs);
+        const deadline = new Deadline(timeoutMs - spent.ms, signal, clock);
+        const started = clock.now();
+        try {
+          result = await hop(current, deadline, (ms) => {
+            if (ms <= maxRetryAfterMs) notBeforeMs = ms;
+            else {
+              leaveAlone(
+                origin,
+                `not contacted: the site asked for a pause of ${Math.ceil(ms / 1000)} s (Retry-After), longer than the ` +
+                  `${Math.round(maxRetryAfterMs / 1000)} s a crawl waits for one site`,
+              );
+            }
+          });
+        } catch (error) {
+          const { reason, detail } = classifyError(error, deadline);
+          if (reason === 'aborted') return aborted();
+          return fail(reason, reason === 'timeout' ? `timeout after ${timeoutMs} ms` : detail);
+        } finally {
+          spent.ms += Math.max(0, clock.now() - started);
+          deadline.dispose();
+        }
       } finally {
-        clock.spent += Math.max(0, now() - started);
-        deadline.dispose();
         lease.release({ delayMs: restMs, notBeforeMs });
       }
       if ('done' in result) return { ...result.done, url };
@@ -258,21 +308,21 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       if (!verdict.ok) return fail('redirect', `redirect to a refused URL ${next} (${verdict.detail})`);
       seen.add(next);
       current = next;
-      if (clock.spent >= timeoutMs) return fail('timeout', `timeout after ${timeoutMs} ms`);
+      if (spent.ms >= timeoutMs) return fail('timeout', `timeout after ${timeoutMs} ms`);
     }
   }
 
   async function fetchPage(url: string, signal?: AbortSignal): Promise<FetchOutcome> {
-    const clock = { spent: 0 };
+    const spent = { ms: 0 };
     const link = linkedSignal([signal, closer.signal]);
     let outcome: FetchOutcome;
     try {
-      const partial = await run(url, link.signal, clock);
-      outcome = { ...partial, elapsedMs: clock.spent } as FetchOutcome;
+      const partial = await run(url, link.signal, spent);
+      outcome = { ...partial, elapsedMs: spent.ms } as FetchOutcome;
     } catch (error) {
       // Last line of defence: nothing above should throw, but the contract is "never throws".
       const reason: SkipReason = error instanceof DeadlineError ? 'aborted' : 'network';
-      outcome = { ok: false, url, reason, detail: describeNetworkError(error), elapsedMs: clock.spent };
+      outcome = { ok: false, url, reason, detail: describeNetworkError(error), elapsedMs: spent.ms };
     } finally {
       link.dispose();
     }
@@ -284,6 +334,16 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
 
   return {
     fetch: fetchPage,
+    maxInFlight,
+    urlPolicy: policy,
+    clock,
+    isReady(url: string): boolean {
+      const origin = originOf(url);
+      // Refused, unparsable or left-alone URLs fail at once without a request: always ready.
+      if (origin === undefined || leftAlone.has(origin)) return true;
+      return scheduler.isReady(origin);
+    },
+    nextReadyAt: () => scheduler.nextReadyAt(),
     close() {
       closer.abort();
       scheduler.close();
@@ -297,6 +357,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       bytes: counters.bytes,
       inFlight: scheduler.inFlight(),
       queued: scheduler.queued(),
+      sitesLeftAlone: leftAlone.size,
     }),
   };
 }

@@ -3,6 +3,7 @@
  * cover headers and body, bounded streaming body reads, Content-Type handling and HTML sniffing.
  * Pure TypeScript: runs in Node, a service worker and a Web Worker.
  */
+import { type Clock, realClock, type TimerHandle } from '../clock';
 
 /** Default User-Agent of every request (browsers silently drop it from fetch; Node sends it). */
 export const DEFAULT_USER_AGENT = 'Forager/0.1 (+personal topical crawler)';
@@ -47,10 +48,11 @@ export class DeadlineError extends Error {
 /**
  * One request's time budget combined with the caller's AbortSignal. `signal` is handed to `fetch`, and
  * {@link race} also guards every await, so a `fetch` implementation that ignores its signal cannot hang us.
+ * The budget runs on `clock` (simulated time in the lab).
  */
 export class Deadline {
   private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
+  private timer: TimerHandle | undefined;
   private readonly onOuterAbort = () => this.fire('aborted');
   private readonly listeners = new Set<(kind: 'timeout' | 'aborted') => void>();
   /** Why the deadline fired, once it has. */
@@ -59,13 +61,14 @@ export class Deadline {
   constructor(
     timeoutMs: number,
     private readonly outer?: AbortSignal,
+    private readonly clock: Clock = realClock,
   ) {
     if (outer?.aborted) {
       this.fire('aborted');
       return;
     }
     outer?.addEventListener('abort', this.onOuterAbort, { once: true });
-    this.timer = setTimeout(() => this.fire('timeout'), Math.max(0, timeoutMs));
+    this.timer = clock.setTimer(() => this.fire('timeout'), Math.max(0, timeoutMs));
   }
 
   /** Aborts on timeout or when the caller aborts. */
@@ -106,7 +109,7 @@ export class Deadline {
 
   /** Stops the timer and detaches from the caller's signal (does not abort). */
   dispose(): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) this.clock.clearTimer(this.timer);
     this.timer = undefined;
     this.outer?.removeEventListener('abort', this.onOuterAbort);
   }

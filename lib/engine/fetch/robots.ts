@@ -1,6 +1,7 @@
 /**
- * robots.txt per RFC 9309: fetched once per origin (concurrent callers share one request), parsed with
- * `robots-parser`, kept in a bounded LRU cache.
+ * robots.txt per RFC 9309: fetched once per origin (concurrent callers share one request), parsed into
+ * {@link RobotsRules} (lib/engine/fetch/robots-rules.ts: a matcher of bounded cost per URL), kept in a bounded LRU
+ * cache. Its timeouts and lifetimes run on the injected {@link Clock}.
  *
  * Status handling (RFC 9309 section 2.3.1):
  * - 2xx: the rules apply (the first 500 KB are parsed; a cut last line is dropped).
@@ -10,13 +11,15 @@
  *   says "too many requests" should not then receive a crawl.
  * - 5xx, network error, timeout ("unreachable"): everything is disallowed, but that verdict is cached only
  *   for `unreachableTtlMs` (default 5 minutes) so a transient outage does not shut the origin out for the crawl.
+ *   The verdict says why (the skip reason and detail the fetcher reports): the user is told that the site could not
+ *   be reached, not that its robots.txt said no.
  * Successful and 4xx results are cached for `ttlMs` (default 24 h, the RFC's upper bound).
  */
-import robotsParser from 'robots-parser';
+import { type Clock, realClock } from '../clock';
+import type { SkipReason } from '../types';
 import { privateHostAllowed, type UrlPolicy } from '../url/rules';
 import { DEFAULT_USER_AGENT, Deadline, classifyError, discardBody, isRedirectStatus, readBodyCapped, requestInit } from './http';
-
-type Robot = ReturnType<typeof robotsParser>;
+import { RobotsRules } from './robots-rules';
 
 export interface RobotsCacheOptions {
   /** Default globalThis.fetch. */
@@ -37,16 +40,24 @@ export interface RobotsCacheOptions {
   unreachableTtlMs?: number;
   /** URL rules applied to redirect hops of robots.txt requests (e.g. allowPrivate for tests). */
   urlPolicy?: UrlPolicy;
-  now?: () => number;
+  /** Default the real clock. */
+  clock?: Clock;
 }
 
 /** What is known about one origin's robots.txt. */
 export type RobotsStatus =
-  | { kind: 'rules'; robot: Robot }
+  | { kind: 'rules'; rules: RobotsRules }
   | { kind: 'allow-all'; detail: string }
-  | { kind: 'disallow-all'; detail: string };
+  /** Unreachable (RFC 9309 2.3.1.4): `reason` and `detail` say why, e.g. 'network' / 'fetch failed: ENOTFOUND'. */
+  | { kind: 'disallow-all'; reason: Extract<SkipReason, 'network' | 'timeout' | 'http-error'>; detail: string };
 
-interface Entry {
+/** Whether one URL may be fetched, and at what pace. */
+export type RobotsVerdict =
+  | { allowed: true; crawlDelayMs?: number }
+  | { allowed: false; unreachable: false }
+  | { allowed: false; unreachable: true; reason: Extract<SkipReason, 'network' | 'timeout' | 'http-error'>; detail: string };
+
+interface CachedStatus {
   status: RobotsStatus;
   expires: number;
 }
@@ -82,8 +93,8 @@ export function productToken(userAgent: string): string {
 
 /** Caches robots.txt verdicts per origin; see the module comment for the RFC 9309 rules applied. */
 export class RobotsCache {
-  private readonly entries = new Map<string, Entry>();
-  private readonly inflight = new Map<string, Promise<Entry>>();
+  private readonly entries = new Map<string, CachedStatus>();
+  private readonly inflight = new Map<string, Promise<CachedStatus>>();
   private readonly fetchFn: typeof fetch;
   private readonly userAgent: string;
   private readonly timeoutMs: number;
@@ -93,7 +104,7 @@ export class RobotsCache {
   private readonly ttlMs: number;
   private readonly unreachableTtlMs: number;
   private readonly urlPolicy: UrlPolicy | undefined;
-  private readonly now: () => number;
+  private readonly clock: Clock;
   /** robots.txt requests made (for stats and tests). */
   fetches = 0;
 
@@ -107,25 +118,32 @@ export class RobotsCache {
     this.ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.unreachableTtlMs = options.unreachableTtlMs ?? 5 * 60 * 1000;
     this.urlPolicy = options.urlPolicy;
-    this.now = options.now ?? Date.now;
+    this.clock = options.clock ?? realClock;
   }
 
   /** Whether `url` may be fetched by `userAgent` (default: this cache's user agent). Never throws. */
   async isAllowed(url: string, userAgent = this.userAgent): Promise<boolean> {
-    const status = await this.status(url);
-    if (!status) return false; // not an http(s) URL: nothing to crawl
-    if (status.kind === 'allow-all') return true;
-    if (status.kind === 'disallow-all') return false;
-    // undefined means "robots.txt of another origin"; cannot happen as entries are keyed by origin.
-    return status.robot.isAllowed(url, productToken(userAgent)) !== false;
+    return (await this.verdict(url, userAgent)).allowed;
   }
 
   /** The Crawl-delay for `userAgent` on `url`'s origin in milliseconds, if robots.txt sets one. */
   async crawlDelayMs(url: string, userAgent = this.userAgent): Promise<number | undefined> {
+    const verdict = await this.verdict(url, userAgent);
+    return verdict.allowed ? verdict.crawlDelayMs : undefined;
+  }
+
+  /** Whether `url` may be fetched, its origin's crawl delay, or why its site counts as unreachable. Never throws. */
+  async verdict(url: string, userAgent = this.userAgent): Promise<RobotsVerdict> {
     const status = await this.status(url);
-    if (status?.kind !== 'rules') return undefined;
-    const seconds = status.robot.getCrawlDelay(productToken(userAgent));
-    return typeof seconds === 'number' && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+    if (!status) return { allowed: false, unreachable: false }; // not an http(s) URL: nothing to crawl
+    if (status.kind === 'allow-all') return { allowed: true };
+    if (status.kind === 'disallow-all') {
+      return { allowed: false, unreachable: true, reason: status.reason, detail: status.detail };
+    }
+    const token = productToken(userAgent);
+    if (!status.rules.isAllowed(url, token)) return { allowed: false, unreachable: false };
+    const seconds = status.rules.crawlDelaySeconds(token);
+    return seconds === undefined ? { allowed: true } : { allowed: true, crawlDelayMs: seconds * 1000 };
   }
 
   /**
@@ -142,7 +160,7 @@ export class RobotsCache {
       return undefined;
     }
     const cached = this.entries.get(origin);
-    if (cached && cached.expires > this.now()) {
+    if (cached && cached.expires > this.clock.now()) {
       // LRU: move to the most recent end.
       this.entries.delete(origin);
       this.entries.set(origin, cached);
@@ -175,15 +193,15 @@ export class RobotsCache {
   }
 
   /** Fetches and classifies one origin's robots.txt. Never rejects. */
-  private async load(origin: string): Promise<Entry> {
-    const deadline = new Deadline(this.timeoutMs);
-    const allow = (detail: string): Entry => ({
+  private async load(origin: string): Promise<CachedStatus> {
+    const deadline = new Deadline(this.timeoutMs, undefined, this.clock);
+    const allow = (detail: string): CachedStatus => ({
       status: { kind: 'allow-all', detail },
-      expires: this.now() + this.ttlMs,
+      expires: this.clock.now() + this.ttlMs,
     });
-    const disallow = (detail: string): Entry => ({
-      status: { kind: 'disallow-all', detail },
-      expires: this.now() + this.unreachableTtlMs,
+    const disallow = (reason: 'network' | 'timeout' | 'http-error', detail: string): CachedStatus => ({
+      status: { kind: 'disallow-all', reason, detail },
+      expires: this.clock.now() + this.unreachableTtlMs,
     });
     let current = `${origin}/robots.txt`;
     try {
@@ -223,18 +241,17 @@ export class RobotsCache {
           const { body, truncated } = await readBodyCapped(response, this.maxBytes, deadline);
           let text = new TextDecoder('utf-8').decode(body);
           if (truncated) text = text.slice(0, Math.max(0, text.lastIndexOf('\n')));
-          return {
-            status: { kind: 'rules', robot: robotsParser(`${origin}/robots.txt`, text) },
-            expires: this.now() + this.ttlMs,
-          };
+          return { status: { kind: 'rules', rules: new RobotsRules(text) }, expires: this.clock.now() + this.ttlMs };
         }
         discardBody(response);
-        if (response.status === 429 || response.status >= 500) return disallow(`HTTP ${response.status}`);
+        if (response.status === 429 || response.status >= 500) return disallow('http-error', `HTTP ${response.status}`);
         return allow(`HTTP ${response.status}`);
       }
     } catch (error) {
       const { reason, detail } = classifyError(error, deadline);
-      return disallow(reason === 'timeout' ? `timeout after ${this.timeoutMs} ms` : detail);
+      // 'aborted' cannot happen (no outer signal): it would be a network failure of some other kind.
+      if (reason === 'timeout') return disallow('timeout', `timeout after ${this.timeoutMs} ms`);
+      return disallow('network', detail);
     } finally {
       deadline.dispose();
     }

@@ -1,27 +1,32 @@
 /**
- * Politeness scheduler: at most one request in flight per origin, a minimum pause between the end of one
- * request and the start of the next to the same origin, and a global concurrency limit.
+ * Politeness scheduler: at most `maxPerSite` requests in flight per origin (1 when politeness is on), a minimum pause
+ * between the end of one request and the start of the next to the same origin, and at most `maxInFlight` requests
+ * in flight over all origins.
  *
- * Each origin has its own FIFO queue; the global slot is taken only once the origin is free and its pause
- * is over, so requests waiting on a slow or delayed origin never hold up other origins.
+ * Each origin has its own FIFO queue; the global slot is taken only once the origin has room and its pause is over,
+ * so requests waiting on a slow or delayed origin never hold up other origins. The crawl loop asks {@link isReady}
+ * before it starts a fetch, so in a crawl the queues stay short: a request is queued only on a redirect hop to a busy
+ * origin. All waiting runs on the injected {@link Clock}.
  */
+import { type Clock, realClock, type TimerHandle } from '../clock';
 
 /** A granted slot: release it exactly once, saying how long the origin must rest afterwards. */
 export interface Lease {
   readonly origin: string;
   /**
-   * Frees the origin and the global slot. The origin's next request starts no earlier than
-   * `delayMs` from now (and no earlier than `notBeforeMs` from now, e.g. a Retry-After).
+   * Frees the slot. The origin's next request starts no earlier than `delayMs` from now (and no earlier than
+   * `notBeforeMs` from now, e.g. a Retry-After).
    */
   release(opts?: { delayMs?: number; notBeforeMs?: number }): void;
 }
 
 export interface SchedulerOptions {
   /** Requests in flight across all origins. */
-  concurrency: number;
-  now?: () => number;
-  /** Waits `ms`; injected by tests. The default uses setTimeout (cleared on close). */
-  sleep?: (ms: number) => Promise<void>;
+  maxInFlight: number;
+  /** Requests in flight to one origin. Default 1. */
+  maxPerSite?: number;
+  /** Default the real clock. */
+  clock?: Clock;
 }
 
 /** Thrown to waiters whose signal aborted or whose scheduler closed. */
@@ -39,37 +44,38 @@ interface Waiter {
 }
 
 interface OriginState {
-  busy: boolean;
-  /** Epoch ms before which no request to this origin may start. */
+  /** Requests holding a slot of this origin. */
+  active: number;
+  /** Clock ms before which no request to this origin may start. */
   nextAllowed: number;
   queue: Waiter[];
-  /** A wake-up is pending for this origin. */
-  sleeping: boolean;
+  /** The wake-up timer while the origin rests with requests queued. */
+  timer: TimerHandle | undefined;
   /** In the global ready queue, waiting for a global slot. */
   ready: boolean;
 }
 
-/** Per-origin politeness plus global concurrency; see the module comment. */
+/** Per-origin politeness plus a global limit; see the module comment. */
 export class PolitenessScheduler {
   private readonly origins = new Map<string, OriginState>();
   /** Origins whose head request may start as soon as a global slot frees, FIFO. */
   private readonly readyQueue: string[] = [];
   private active = 0;
   private closed = false;
-  private readonly timers = new Set<ReturnType<typeof setTimeout>>();
-  private readonly now: () => number;
-  private readonly sleep: (ms: number) => Promise<void>;
-  private readonly concurrency: number;
+  private readonly clock: Clock;
+  readonly maxInFlight: number;
+  readonly maxPerSite: number;
 
   constructor(options: SchedulerOptions) {
-    this.concurrency = Math.max(1, Math.floor(options.concurrency) || 1);
-    this.now = options.now ?? Date.now;
-    this.sleep = options.sleep ?? ((ms) => this.defaultSleep(ms));
+    this.maxInFlight = Math.max(1, Math.floor(options.maxInFlight) || 1);
+    this.maxPerSite = Math.max(1, Math.floor(options.maxPerSite ?? 1) || 1);
+    this.clock = options.clock ?? realClock;
   }
 
   /**
-   * Waits for a slot for `origin`. Rejects with {@link SchedulerAbortError} if `signal` aborts first (the
-   * request leaves the queue) or the scheduler is closed.
+   * Waits for a slot for `origin`. The request joins the origin's queue synchronously (so {@link isReady} says no
+   * from this moment), and is granted at once when the origin is ready. Rejects with {@link SchedulerAbortError} if
+   * `signal` aborts first (the request leaves the queue) or the scheduler is closed.
    */
   acquire(origin: string, signal?: AbortSignal): Promise<Lease> {
     if (this.closed) return Promise.reject(new SchedulerAbortError('scheduler closed'));
@@ -94,13 +100,35 @@ export class PolitenessScheduler {
     });
   }
 
+  /** Whether a request to `origin` acquired now would be granted at once (no queue, room, pause over, a global slot). */
+  isReady(origin: string): boolean {
+    if (this.active >= this.maxInFlight) return false;
+    const state = this.origins.get(origin);
+    if (!state) return true;
+    return state.queue.length === 0 && state.active < this.maxPerSite && state.nextAllowed <= this.clock.now();
+  }
+
+  /**
+   * The earliest clock time at which an origin that is only resting (nothing queued, room for a request) becomes
+   * ready, or undefined when none is resting. Origins that are busy become ready when a request ends instead.
+   */
+  nextReadyAt(): number | undefined {
+    const now = this.clock.now();
+    let earliest: number | undefined;
+    for (const state of this.origins.values()) {
+      if (state.queue.length > 0 || state.active >= this.maxPerSite || state.nextAllowed <= now) continue;
+      if (earliest === undefined || state.nextAllowed < earliest) earliest = state.nextAllowed;
+    }
+    return earliest;
+  }
+
   /** Pushes an origin's next allowed start to at least `now + ms` (e.g. Retry-After on a robots.txt). */
   delayOrigin(origin: string, ms: number): void {
     const state = this.state(origin);
-    state.nextAllowed = Math.max(state.nextAllowed, this.now() + ms);
+    state.nextAllowed = Math.max(state.nextAllowed, this.clock.now() + ms);
   }
 
-  /** Epoch ms before which `origin` gets no request (0 when unknown). */
+  /** Clock ms before which `origin` gets no request (0 when unknown). */
   nextAllowedAt(origin: string): number {
     return this.origins.get(origin)?.nextAllowed ?? 0;
   }
@@ -120,9 +148,9 @@ export class PolitenessScheduler {
   /** Rejects every waiter and refuses new ones; leases already granted can still be released. */
   close(): void {
     this.closed = true;
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
     for (const state of this.origins.values()) {
+      if (state.timer !== undefined) this.clock.clearTimer(state.timer);
+      state.timer = undefined;
       for (const waiter of state.queue.splice(0)) {
         waiter.detach();
         waiter.reject(new SchedulerAbortError('scheduler closed'));
@@ -134,27 +162,25 @@ export class PolitenessScheduler {
   private state(origin: string): OriginState {
     let state = this.origins.get(origin);
     if (!state) {
-      state = { busy: false, nextAllowed: 0, queue: [], sleeping: false, ready: false };
+      state = { active: 0, nextAllowed: 0, queue: [], timer: undefined, ready: false };
       this.origins.set(origin, state);
       if (this.origins.size > 2000) this.prune();
     }
     return state;
   }
 
+  private idle(state: OriginState, now: number): boolean {
+    return state.active === 0 && state.queue.length === 0 && state.timer === undefined && state.nextAllowed <= now;
+  }
+
   /** Drops idle origins whose pause is over, keeping the map bounded on long crawls. */
   private prune(): void {
-    const now = this.now();
-    for (const [origin, state] of this.origins) {
-      if (!state.busy && state.queue.length === 0 && !state.sleeping && state.nextAllowed <= now) {
-        this.origins.delete(origin);
-      }
-    }
+    const now = this.clock.now();
+    for (const [origin, state] of this.origins) if (this.idle(state, now)) this.origins.delete(origin);
   }
 
   private forgetIfIdle(origin: string, state: OriginState): void {
-    if (!state.busy && state.queue.length === 0 && !state.sleeping && state.nextAllowed <= this.now()) {
-      this.origins.delete(origin);
-    }
+    if (this.idle(state, this.clock.now())) this.origins.delete(origin);
   }
 
   private unready(origin: string, state: OriginState): void {
@@ -164,22 +190,17 @@ export class PolitenessScheduler {
     if (index >= 0) this.readyQueue.splice(index, 1);
   }
 
-  /** Moves `origin` forward: sleep until its pause ends, then queue for (or take) a global slot. */
+  /** Moves `origin` forward: rest until its pause ends, then queue for (or take) a global slot. */
   private pump(origin: string): void {
     const state = this.origins.get(origin);
-    if (!state || this.closed || state.busy || state.queue.length === 0 || state.sleeping || state.ready) return;
-    const wait = state.nextAllowed - this.now();
+    if (!state || this.closed || state.queue.length === 0 || state.timer !== undefined || state.ready) return;
+    if (state.active >= this.maxPerSite) return; // a release pumps again
+    const wait = state.nextAllowed - this.clock.now();
     if (wait > 0) {
-      state.sleeping = true;
-      this.sleep(wait).then(
-        () => {
-          state.sleeping = false;
-          this.pump(origin);
-        },
-        () => {
-          state.sleeping = false;
-        },
-      );
+      state.timer = this.clock.setTimer(() => {
+        state.timer = undefined;
+        this.pump(origin);
+      }, wait);
       return;
     }
     state.ready = true;
@@ -189,7 +210,7 @@ export class PolitenessScheduler {
 
   /** Hands free global slots to ready origins in FIFO order. */
   private drain(): void {
-    while (this.active < this.concurrency && this.readyQueue.length > 0) {
+    while (this.active < this.maxInFlight && this.readyQueue.length > 0) {
       const origin = this.readyQueue.shift()!;
       const state = this.origins.get(origin);
       if (!state) continue;
@@ -197,9 +218,10 @@ export class PolitenessScheduler {
       const waiter = state.queue.shift();
       if (!waiter) continue;
       waiter.detach();
-      state.busy = true;
+      state.active++;
       this.active++;
       waiter.resolve(this.lease(origin, state));
+      this.pump(origin); // room for another of its requests (maxPerSite > 1): back in line
     }
   }
 
@@ -210,8 +232,8 @@ export class PolitenessScheduler {
       release: (opts = {}) => {
         if (released) return;
         released = true;
-        const now = this.now();
-        state.busy = false;
+        const now = this.clock.now();
+        state.active--;
         state.nextAllowed = Math.max(state.nextAllowed, now + (opts.delayMs ?? 0), now + (opts.notBeforeMs ?? 0));
         this.active--;
         this.pump(origin);
@@ -219,19 +241,5 @@ export class PolitenessScheduler {
         this.forgetIfIdle(origin, state);
       },
     };
-  }
-
-  private defaultSleep(ms: number): Promise<void> {
-    return new Promise((resolve, reject) => {
-      if (this.closed) {
-        reject(new SchedulerAbortError('scheduler closed'));
-        return;
-      }
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        resolve();
-      }, ms);
-      this.timers.add(timer);
-    });
   }
 }

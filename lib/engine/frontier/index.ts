@@ -1,4 +1,3 @@
-/** Bounded crawl frontiers: a priority queue (Best-N-First and friends) and a FIFO (Breadth-First). */
+/** The bounded crawl frontier: a priority queue (every strategy's; Breadth-First gives every link one score). */
 export { PriorityFrontier, type PriorityFrontierState, type PriorityFrontierOptions } from './priority-frontier';
-export { FifoFrontier, type FifoFrontierState } from './fifo-frontier';
-export type { AddResult, Frontier } from './types';
+export type { AddResult } from './types';

@@ -1,5 +1,5 @@
 import type { FrontierEntry } from '../types';
-import { type AddResult, type Frontier, badState, checkCapacity, checkEntry } from './types';
+import { type AddResult, badState, checkCapacity, checkEntry } from './types';
 
 /**
  * Per-slot data of the queued entries, struct-of-arrays: every queued URL owns a slot (an index), and its score and
@@ -87,7 +87,7 @@ class IndexedHeap {
   }
 
   /** Whether slot `a` belongs nearer the root than slot `b`: higher score, then earlier insertion (or reversed). */
-  private before(a: number, b: number): boolean {
+  before(a: number, b: number): boolean {
     const score = this.slots.score;
     const sa = score[a];
     const sb = score[b];
@@ -208,7 +208,7 @@ export interface PriorityFrontierOptions {
  * ~70 characters): about 80 bytes per queued entry on top of the URL string itself (~100 bytes). The seen-set grows
  * with every URL handed out (about the number of pages fetched), not with every URL ever sighted.
  */
-export class PriorityFrontier implements Frontier {
+export class PriorityFrontier {
   readonly capacity: number;
   private readonly slots: Slots;
   private readonly max: IndexedHeap;
@@ -314,6 +314,68 @@ export class PriorityFrontier implements Frontier {
     const k = Math.min(Math.max(0, Math.floor(n)), this.size);
     for (let i = 0; i < k; i++) out.push(this.popMax()!);
     return out;
+  }
+
+  /**
+   * Up to `n` queued entries that `accept` takes, best first, without removing them. Entries are visited in rank
+   * order (a best-first walk of the heap) until the n-th accepted one: O((n + r) log(n + r)) for r refused on the
+   * way. The crawl loop uses it to draw from the best URLs whose site may be contacted now.
+   */
+  best(n: number, accept: (url: string) => boolean): FrontierEntry[] {
+    const out: FrontierEntry[] = [];
+    const k = Math.floor(n);
+    const max = this.max;
+    if (!(k > 0) || max.length === 0) return out;
+    const url = this.slots.url;
+    // A small max-heap of positions in `max.heap`: the candidates, i.e. children of the entries visited so far.
+    const open: number[] = [0];
+    const better = (a: number, b: number) => max.before(max.heap[a], max.heap[b]);
+    while (open.length > 0 && out.length < k) {
+      const pos = open[0];
+      const last = open.pop()!;
+      if (open.length > 0) {
+        let i = 0;
+        for (;;) {
+          const l = 2 * i + 1;
+          if (l >= open.length) break;
+          const c = l + 1 < open.length && better(open[l + 1], open[l]) ? l + 1 : l;
+          if (!better(open[c], last)) break;
+          open[i] = open[c];
+          i = c;
+        }
+        open[i] = last;
+      }
+      const slot = max.heap[pos];
+      if (accept(url[slot]!)) out.push(this.entryAt(slot));
+      for (const child of [2 * pos + 1, 2 * pos + 2]) {
+        if (child >= max.length) continue;
+        let i = open.length;
+        open.push(child);
+        while (i > 0) {
+          const parent = (i - 1) >> 1;
+          if (!better(child, open[parent])) break;
+          open[i] = open[parent];
+          i = parent;
+        }
+        open[i] = child;
+      }
+    }
+    return out;
+  }
+
+  /**
+   * One queued entry drawn uniformly (with `rng`) among those `accept` takes, without removing it; undefined when it
+   * takes none. O(size): every queued entry is offered to `accept` (reservoir sampling, in queue order).
+   */
+  sample(accept: (url: string) => boolean, rng: { int(n: number): number }): FrontierEntry | undefined {
+    let chosen: number | undefined;
+    let seen = 0;
+    for (const [url, slot] of this.queued) {
+      if (!accept(url)) continue;
+      seen++;
+      if (rng.int(seen) === 0) chosen = slot;
+    }
+    return chosen === undefined ? undefined : this.entryAt(chosen);
   }
 
   /** The best entry without removing it. */

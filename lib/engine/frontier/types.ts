@@ -1,33 +1,16 @@
 import type { FrontierEntry } from '../types';
 
 /**
- * What {@link Frontier.add} did with an entry:
+ * What PriorityFrontier.add did with an entry:
  * - `'added'`: a URL never seen before entered, and there was room.
- * - `'evicted-other'`: a URL never seen before entered a full frontier by evicting the lowest-ranked entry
- *   (priority frontier only).
+ * - `'evicted-other'`: a URL never seen before entered a full frontier by evicting the lowest-ranked entry.
  * - `'raised'`: the URL is still queued and this sighting's score is higher: its score was raised to it.
  * - `'kept'`: nothing changed: the URL is queued with a score at least as high, or it entered earlier and has since
  *   left the frontier (popped, evicted or removed). A URL enters at most once per crawl.
- * - `'rejected'`: the frontier is full and the entry does not rank above its worst entry (FIFO: is full). The URL did
+ * - `'rejected'`: the frontier is full and the entry does not rank above its worst entry. The URL did
  *   not enter and is not remembered, so a later sighting may still get in.
  */
 export type AddResult = 'added' | 'raised' | 'kept' | 'rejected' | 'evicted-other';
-
-/** What the priority and FIFO frontiers have in common. */
-export interface Frontier {
-  /** URLs currently queued. */
-  readonly size: number;
-  /** Most URLs queued at once (MAX_BUFFER). */
-  readonly capacity: number;
-  /** Offers an entry; see {@link AddResult}. */
-  add(entry: FrontierEntry): AddResult;
-  /** Whether `url` is queued right now. */
-  has(url: string): boolean;
-  /** Whether `url` ever entered this frontier (queued now, or popped, evicted or removed before). */
-  hasSeen(url: string): boolean;
-  /** Copies of the queued entries, in the order they would be taken. */
-  entries(): FrontierEntry[];
-}
 
 /** Checks a frontier entry offered by a caller; throws a TypeError naming the bad field. */
 export function checkEntry(entry: FrontierEntry): void {

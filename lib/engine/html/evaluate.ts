@@ -10,9 +10,14 @@ import { decodeHtml } from './charset';
 export const DEFAULT_MAX_LINKS = 5000;
 /** Terms either side of a link kept as its context. */
 export const DEFAULT_CONTEXT_WINDOW = 10;
-/** Most distinct anchor texts merged into one deduplicated link, and their total length. */
+/**
+ * Most distinct anchor texts merged into one deduplicated link, and their total length: one anchor is cut there too
+ * (a hostile page wrapped 60,671 characters in one link), and no more raw anchor text than a few times that is kept
+ * while parsing.
+ */
 const MAX_ANCHORS = 4;
-const MAX_ANCHOR_CHARS = 300;
+export const MAX_ANCHOR_CHARS = 300;
+const MAX_RAW_ANCHOR_CHARS = 4 * MAX_ANCHOR_CHARS;
 const MAX_TITLE_CHARS = 500;
 /** Longest date value kept from page metadata; JSON-LD text read per page. */
 const MAX_META_CHARS = 80;
@@ -219,6 +224,8 @@ const KIND_BOILER = 2;
 interface RawLink {
   href: string;
   anchor: string[];
+  /** Characters in `anchor` (kept below MAX_RAW_ANCHOR_CHARS). */
+  anchorChars: number;
   fallback: string;
   tokStart: number;
   tokEnd: number;
@@ -240,6 +247,22 @@ interface LinkAcc {
 const BLOCK = '\v';
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** A collapsed anchor cut to MAX_ANCHOR_CHARS, at a space when there is one in its last fifth. */
+function capAnchor(text: string): string {
+  if (text.length <= MAX_ANCHOR_CHARS) return text;
+  const cut = text.lastIndexOf(' ', MAX_ANCHOR_CHARS);
+  return text.slice(0, cut > MAX_ANCHOR_CHARS * 0.8 ? cut : MAX_ANCHOR_CHARS);
+}
+
+/** Adds text to a link's raw anchor, up to MAX_RAW_ANCHOR_CHARS in all. */
+function addAnchorText(link: RawLink, text: string): void {
+  const room = MAX_RAW_ANCHOR_CHARS - link.anchorChars;
+  if (room <= 0) return;
+  const part = text.length > room ? text.slice(0, room) : text;
+  link.anchor.push(part);
+  link.anchorChars += part.length;
+}
 
 function hasToken(value: string | undefined, token: string): boolean {
   if (!value) return false;
@@ -498,13 +521,15 @@ function evaluateIn(
               stream.end();
               const link: RawLink = {
                 href: attribs.href,
-                anchor: name === 'area' && attribs.alt ? [attribs.alt] : [],
+                anchor: [],
+                anchorChars: 0,
                 fallback: attribs['aria-label'] || attribs.title || '',
                 tokStart: tokens.length,
                 tokEnd: tokens.length,
                 nofollow: hasToken(attribs.rel, 'nofollow'),
                 depth: flags.length + 1,
               };
+              if (name === 'area' && attribs.alt) addAnchorText(link, attribs.alt);
               if (rawLinks.length < rawCap && skipDepth === 0) rawLinks.push(link);
               if (name === 'a') {
                 current = link;
@@ -513,7 +538,7 @@ function evaluateIn(
             }
             break;
           case 'img':
-            if (current && skipDepth === 0 && attribs.alt) current.anchor.push(` ${attribs.alt} `);
+            if (current && skipDepth === 0 && attribs.alt) addAnchorText(current, ` ${attribs.alt} `);
             break;
         }
         flags.push(f);
@@ -549,7 +574,7 @@ function evaluateIn(
         partStarts.push(textLen);
         textLen += text.length;
         lastIsBlock = false;
-        if (current) current.anchor.push(text);
+        if (current) addAnchorText(current, text);
       },
       onclosetag(name) {
         const f = flags.pop() ?? 0;
@@ -734,8 +759,8 @@ function buildLinks(
       canonicalCache.set(href, url);
     }
     if (url === null) continue; // unparsable, javascript:, mailto:, data:, tel:, ftp: ...
-    let anchorText = collapse(raw.anchor.join(''));
-    if (!anchorText) anchorText = collapse(raw.fallback);
+    let anchorText = capAnchor(collapse(raw.anchor.join('')));
+    if (!anchorText) anchorText = capAnchor(collapse(raw.fallback.slice(0, MAX_RAW_ANCHOR_CHARS)));
     const acc = byUrl.get(url);
     if (acc) {
       acc.allNofollow &&= raw.nofollow;

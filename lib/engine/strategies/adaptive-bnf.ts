@@ -3,17 +3,17 @@
  * driven crawlers" (WWW 2002 Workshop on Web Dynamics): greediness adjusted during the crawl from the harvest it
  * observes.
  *
- * It crawls like Best-N-First (links inherit their parent's similarity; each round the top N of a bounded frontier
- * are fetched in random order), and after every window of `window` pages compares the window's harvest (mean page
+ * It is Best-N-First (links inherit their parent's similarity; each link fetched is drawn from the top N ready links
+ * of a bounded frontier), and after every window of `window` pages compares the window's harvest (mean page
  * similarity to the topic) with the previous window's: when the harvest falls by more than `tolerance` (relative),
  * the crawler is stuck in a poor region and explores more (N x factor); when it rises by more than that, it exploits
  * (N / factor); N stays within [nMin, nMax].
  */
-import type { EvaluatedPage, FrontierEntry, Json, Strategy, StrategyContext } from '../types';
-import { PriorityFrontier } from '../frontier/priority-frontier';
-import { Rng } from '../rng';
-import { positiveIntParam, type StrategyInfo } from './spec';
-import { asArray, asObject, finite, num, numParam } from './link-scoring';
+import type { EvaluatedPage, Json, StrategyContext } from '../types';
+import { BestNFirst } from './best-n-first';
+import { finite } from './frontier-strategy';
+import { numericParams, type StrategyInfo } from './spec';
+import { asArray, num } from './state';
 
 export const ADAPTIVE_DEFAULTS = { n: 16, nMin: 1, nMax: 256, window: 25, factor: 2, tolerance: 0.1 };
 
@@ -27,13 +27,9 @@ export interface NChange {
   after: number;
 }
 
-export class AdaptiveBestNFirst implements Strategy {
-  readonly name = 'adaptive-bnf';
+export class AdaptiveBestNFirst extends BestNFirst {
+  override readonly name = 'adaptive-bnf';
   readonly params: typeof ADAPTIVE_DEFAULTS;
-  /** Current N. */
-  n: number;
-  private frontier: PriorityFrontier;
-  private readonly rng: Rng;
   private pages = 0;
   private windowSum = 0;
   private windowCount = 0;
@@ -42,31 +38,16 @@ export class AdaptiveBestNFirst implements Strategy {
   changes: NChange[] = [];
 
   constructor(ctx: StrategyContext) {
-    const nMin = positiveIntParam(ctx.params, 'nMin', ADAPTIVE_DEFAULTS.nMin);
-    const nMax = Math.max(nMin, positiveIntParam(ctx.params, 'nMax', ADAPTIVE_DEFAULTS.nMax));
-    this.params = {
-      n: positiveIntParam(ctx.params, 'n', ADAPTIVE_DEFAULTS.n),
-      nMin,
-      nMax,
-      window: positiveIntParam(ctx.params, 'window', ADAPTIVE_DEFAULTS.window),
-      factor: numParam(ctx.params, 'factor', ADAPTIVE_DEFAULTS.factor),
-      tolerance: numParam(ctx.params, 'tolerance', ADAPTIVE_DEFAULTS.tolerance),
-    };
-    this.n = Math.min(nMax, Math.max(nMin, this.params.n));
-    this.frontier = new PriorityFrontier(ctx.maxBuffer);
-    this.rng = new Rng(ctx.seed);
+    const p = numericParams<keyof typeof ADAPTIVE_DEFAULTS>(adaptiveBnfInfo, ctx.params);
+    const nMax = Math.max(p.nMin, p.nMax);
+    super(ctx, { n: Math.min(nMax, Math.max(p.nMin, p.n)) });
+    this.params = { ...p, nMax };
   }
 
-  addSeeds(urls: string[]): void {
-    for (const url of urls) this.frontier.add({ url, score: 1, depth: 0 });
-  }
-
-  onPage(page: EvaluatedPage): void {
-    const score = finite(page.evaluation.score);
+  override onPage(page: EvaluatedPage): void {
     this.pages++;
-    this.observe(score);
-    if (page.evaluation.robots?.nofollow) return;
-    for (const link of page.links) this.frontier.add({ url: link.url, score, depth: page.depth + 1, from: page.url });
+    this.observe(finite(page.evaluation.score));
+    super.onPage(page);
   }
 
   /** Feeds one page's similarity into the harvest window, adapting N at the end of each window of pages. */
@@ -91,24 +72,9 @@ export class AdaptiveBestNFirst implements Strategy {
     }
   }
 
-  nextBatch(max: number): FrontierEntry[] {
-    const k = Math.min(this.n, Math.floor(max));
-    return k > 0 ? this.rng.shuffle(this.frontier.popTop(k)) : [];
-  }
-
-  frontierSize(): number {
-    return this.frontier.size;
-  }
-
-  entries(): FrontierEntry[] {
-    return this.frontier.entries();
-  }
-
-  save(): Json {
+  protected override saveState(): Record<string, Json> {
     return {
       n: this.n,
-      rng: this.rng.getState(),
-      frontier: this.frontier.toJSON(),
       pages: this.pages,
       windowSum: this.windowSum,
       windowCount: this.windowCount,
@@ -117,12 +83,8 @@ export class AdaptiveBestNFirst implements Strategy {
     };
   }
 
-  /** @throws TypeError if `state` is not the output of {@link save}. */
-  restore(state: Json): void {
-    const s = asObject(state, 'adaptive-bnf');
+  protected override restoreState(s: { [key: string]: Json }): void {
     this.n = num(s.n, 'n');
-    this.rng.setState(s.rng);
-    this.frontier = PriorityFrontier.fromJSON(s.frontier);
     this.pages = num(s.pages, 'pages');
     this.windowSum = num(s.windowSum, 'windowSum');
     this.windowCount = num(s.windowCount, 'windowCount');
@@ -153,7 +115,7 @@ export const adaptiveBnfInfo: StrategyInfo = {
       min: 1,
       max: 100_000,
       integer: true,
-      description: 'links per round at the start',
+      description: 'greediness at the start: each link fetched is drawn from the N best ready links',
     },
     {
       name: 'nMin',

@@ -7,17 +7,20 @@
  * of the links that led to relevant pages (similarity to the topic >= `threshold`): positive examples only, no
  * negatives. Retraining re-scores the whole frontier, so links queued earlier move up or down with what was learned.
  */
-import type { EvaluatedPage, FrontierEntry, Json, Strategy, StrategyContext } from '../types';
-import { PriorityFrontier } from '../frontier/priority-frontier';
-import { positiveIntParam, type StrategyInfo } from './spec';
-import { asArray, asObject, Centroid, finite, num, numParam, str, strings, topicTerms } from './link-scoring';
+import type { EvaluatedPage, FrontierEntry, Json, ReadyTest, StrategyContext } from '../types';
+import { finite, FrontierStrategy } from './frontier-strategy';
+import { Centroid, prepareTopic } from './link-scoring';
+import { numericParams, type StrategyInfo } from './spec';
+import { asArray, num, str, strings } from './state';
 
-export const ANCHOR_DEFAULTS = { interval: 25, threshold: 0.2, prior: 1, n: 1, maxAnchorTerms: 50 };
+export const ANCHOR_DEFAULTS = { interval: 25, threshold: 0.2, prior: 1, n: 1 };
 
-export class AnchorTextCrawler implements Strategy {
+/** Anchor terms kept per link (all its anchors merged): bounded memory per queued URL. */
+const MAX_ANCHOR_TERMS = 50;
+
+export class AnchorTextCrawler extends FrontierStrategy {
   readonly name = 'anchor-text';
   readonly params: typeof ANCHOR_DEFAULTS;
-  private frontier: PriorityFrontier;
   readonly centroid: Centroid;
   /** Anchor terms seen for each queued (or in-flight) URL. */
   private anchors = new Map<string, string[]>();
@@ -28,19 +31,10 @@ export class AnchorTextCrawler implements Strategy {
   retrainings = 0;
 
   constructor(ctx: StrategyContext) {
-    this.params = {
-      interval: positiveIntParam(ctx.params, 'interval', ANCHOR_DEFAULTS.interval),
-      threshold: numParam(ctx.params, 'threshold', ANCHOR_DEFAULTS.threshold),
-      prior: numParam(ctx.params, 'prior', ANCHOR_DEFAULTS.prior),
-      n: positiveIntParam(ctx.params, 'n', ANCHOR_DEFAULTS.n),
-      maxAnchorTerms: ANCHOR_DEFAULTS.maxAnchorTerms,
-    };
-    this.centroid = new Centroid(topicTerms(ctx.topic).vector, this.params.prior);
-    this.frontier = new PriorityFrontier(ctx.maxBuffer, { onEvict: (e) => this.anchors.delete(e.url) });
-  }
-
-  addSeeds(urls: string[]): void {
-    for (const url of urls) this.frontier.add({ url, score: 2, depth: 0 });
+    // Seeds above any cosine score.
+    super(ctx, 2);
+    this.params = numericParams<keyof typeof ANCHOR_DEFAULTS>(anchorTextInfo, ctx.params);
+    this.centroid = new Centroid(prepareTopic(ctx.topic).vector, this.params.prior);
   }
 
   /** The link score: anchor terms against the current centroid. */
@@ -50,25 +44,21 @@ export class AnchorTextCrawler implements Strategy {
 
   onPage(page: EvaluatedPage): void {
     this.pages++;
-    const led = this.anchors.get(page.url);
-    this.anchors.delete(page.url);
+    const led = this.anchors.get(page.requestedUrl);
+    this.forget(page.requestedUrl);
     if (led?.length && finite(page.evaluation.score) >= this.params.threshold) this.waiting.push(led);
-    if (!page.evaluation.robots?.nofollow) {
-      for (const link of page.links) {
-        const prev = this.anchors.get(link.url);
-        const terms = prev
-          ? mergeTerms(prev, link.anchorTerms, this.params.maxAnchorTerms)
-          : link.anchorTerms.slice(0, this.params.maxAnchorTerms);
-        const score = this.scoreAnchor(terms);
-        if (prev && this.frontier.has(link.url)) {
-          // Another anchor for a queued link: score its anchors together.
-          this.frontier.setScore(link.url, score);
-          this.anchors.set(link.url, terms);
-          continue;
-        }
-        const result = this.frontier.add({ url: link.url, score, depth: page.depth + 1, from: page.url });
-        if (result === 'added' || result === 'evicted-other') this.anchors.set(link.url, terms);
+    for (const link of page.links) {
+      const prev = this.anchors.get(link.url);
+      const terms = prev ? mergeTerms(prev, link.anchorTerms, MAX_ANCHOR_TERMS) : link.anchorTerms.slice(0, MAX_ANCHOR_TERMS);
+      const score = this.scoreAnchor(terms);
+      if (prev && this.frontier.has(link.url)) {
+        // Another anchor for a queued link: score its anchors together.
+        this.frontier.setScore(link.url, score);
+        this.anchors.set(link.url, terms);
+        continue;
       }
+      const result = this.enqueue(link.url, score, page);
+      if (result === 'added' || result === 'evicted-other') this.anchors.set(link.url, terms);
     }
     if (this.pages % this.params.interval === 0 && this.waiting.length) this.retrain();
   }
@@ -84,26 +74,16 @@ export class AnchorTextCrawler implements Strategy {
     }
   }
 
-  onError(url: string): void {
+  next(ready: ReadyTest): FrontierEntry | null {
+    return this.drawFromBest(this.params.n, ready);
+  }
+
+  protected override forget(url: string): void {
     this.anchors.delete(url);
   }
 
-  nextBatch(max: number): FrontierEntry[] {
-    const k = Math.min(this.params.n, Math.floor(max));
-    return k > 0 ? this.frontier.popTop(k) : [];
-  }
-
-  frontierSize(): number {
-    return this.frontier.size;
-  }
-
-  entries(): FrontierEntry[] {
-    return this.frontier.entries();
-  }
-
-  save(): Json {
+  protected override saveState(): Record<string, Json> {
     return {
-      frontier: this.frontier.toJSON(),
       anchors: [...this.anchors.entries()].map(([u, t]) => [u, t]),
       waiting: this.waiting,
       centroid: this.centroid.toJSON(),
@@ -112,11 +92,11 @@ export class AnchorTextCrawler implements Strategy {
     };
   }
 
-  /** @throws TypeError if `state` is not the output of {@link save}. */
-  restore(state: Json): void {
-    const s = asObject(state, 'anchor-text');
+  protected override resetState(): void {
     this.anchors = new Map();
-    this.frontier = PriorityFrontier.fromJSON(s.frontier, { onEvict: (e) => this.anchors.delete(e.url) });
+  }
+
+  protected override restoreState(s: { [key: string]: Json }): void {
     for (const raw of asArray(s.anchors, 'anchors')) {
       const [u, t] = asArray(raw, 'anchor entry');
       this.anchors.set(str(u, 'anchor url'), strings(t, 'anchor terms'));
@@ -182,13 +162,13 @@ export const anchorTextInfo: StrategyInfo = {
     },
     {
       name: 'n',
-      label: 'Links per round',
+      label: 'Greediness (n)',
       type: 'number',
       default: ANCHOR_DEFAULTS.n,
       min: 1,
       max: 10_000,
       integer: true,
-      description: 'best links handed out per round',
+      description: 'each link fetched is drawn from the n best ready links (1 = always the best)',
     },
   ],
   create: (ctx) => new AnchorTextCrawler(ctx),

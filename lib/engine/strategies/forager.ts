@@ -14,9 +14,11 @@
  *   score    = weighted sum of the six (weights are parameters).
  * A page is relevant (a positive example) when its similarity reaches `relevance` x the best similarity seen so far,
  * so the bar adapts to how strongly a topic's pages match its keywords. The frontier is bounded (MAX_BUFFER, lowest
- * score evicted). Each round fetches `n` links (4): the best n - `explore`, plus `explore` (1) drawn uniformly from the
- * rest of the frontier. That one random link per round is what lifted recall most in tuning: a crawl stuck in a region
- * that scores well but holds few relevant pages (Django's 276 release notes all mention SQL) keeps sampling elsewhere.
+ * score evicted). Each link fetched is drawn uniformly from the best n - `explore` ready links (3 of n = 4), except
+ * that with probability `explore` / n (1 in 4) it is drawn uniformly from the rest of the ready frontier: per fetch
+ * slot, what used to be one random link in every round of n. That random link is what lifted recall most in tuning:
+ * a crawl stuck in a region that scores well but holds few relevant pages (Django's 276 release notes all mention SQL)
+ * keeps sampling elsewhere.
  * Tried and dropped: reserving slots for the best link of site sections the rest of the round does not draw from
  * (host + first path segment); on topics-tune3 it lowered recall@250 by .05-.15. Also dropped: weighting the page
  * similarity's topic words by their rarity among crawled pages (recall@500 .778 -> .731-.738), and exploring only
@@ -28,29 +30,21 @@
  * got rarity weights and half the weight (wUrl 1 -> 0.5). On the large chapters of topics-tune3 n = 8 fell behind
  * shark-search (recall@500 .705 vs .728) while n = 4 with 1 random link led (.778-.795 over two seed sets; n = 2, 6
  * and 8 with 2 random links were lower), and on topics-tune it stayed at recall 1.0 at 500 pages, so n went 8 -> 4.
- * The price is wall-clock speed: fewer fetches per round (bench/extension.ts --latency 50: 30 pages/s at n = 4, 33 at 8).
  * lab/topics-heldout2.json and lab/topics-heldout3.json were used for no decision.
  */
-import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, Strategy, StrategyContext } from '../types';
-import { PriorityFrontier } from '../frontier/priority-frontier';
-import { Rng } from '../rng';
-import { positiveIntParam, type StrategyInfo } from './spec';
+import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, StrategyContext } from '../types';
+import { finite, FrontierStrategy } from './frontier-strategy';
 import {
-  asArray,
-  asObject,
   Centroid,
   contextProximity,
-  finite,
-  num,
-  numParam,
-  str,
-  strings,
+  prepareTopic,
   termsSimilarity,
-  topicTerms,
   urlMatches,
   urlTerms,
-  type TopicTerms,
+  type PreparedTopic,
 } from './link-scoring';
+import { numericParams, type StrategyInfo } from './spec';
+import { asArray, asObject, num, str, strings } from './state';
 
 export const FORAGER_DEFAULTS = {
   n: 4,
@@ -89,11 +83,10 @@ export interface ForagerScore {
   total: number;
 }
 
-export class ForagerStrategy implements Strategy {
+export class ForagerStrategy extends FrontierStrategy {
   readonly name = 'forager';
   readonly params: typeof FORAGER_DEFAULTS;
-  private readonly topic: TopicTerms;
-  private frontier: PriorityFrontier;
+  private readonly topic: PreparedTopic;
   private info = new Map<string, LinkInfo>();
   readonly centroid = new Centroid({}, 0);
   private waiting: string[][] = [];
@@ -102,36 +95,12 @@ export class ForagerStrategy implements Strategy {
   /** Link URLs scored so far, and how many of them named each topic term: the URL part's rarity weights. */
   private urlSeen = 0;
   private urlHits: Record<string, number> = Object.create(null);
-  private readonly rng: Rng;
 
   constructor(ctx: StrategyContext) {
-    const p = ctx.params;
-    this.params = {
-      n: positiveIntParam(p, 'n', FORAGER_DEFAULTS.n),
-      explore: numParam(p, 'explore', FORAGER_DEFAULTS.explore),
-      wPage: numParam(p, 'wPage', FORAGER_DEFAULTS.wPage),
-      wInherited: numParam(p, 'wInherited', FORAGER_DEFAULTS.wInherited),
-      wAnchor: numParam(p, 'wAnchor', FORAGER_DEFAULTS.wAnchor),
-      wContext: numParam(p, 'wContext', FORAGER_DEFAULTS.wContext),
-      wUrl: numParam(p, 'wUrl', FORAGER_DEFAULTS.wUrl),
-      wLearned: numParam(p, 'wLearned', FORAGER_DEFAULTS.wLearned),
-      decay: numParam(p, 'decay', FORAGER_DEFAULTS.decay),
-      relevance: numParam(p, 'relevance', FORAGER_DEFAULTS.relevance),
-      interval: positiveIntParam(p, 'interval', FORAGER_DEFAULTS.interval),
-    };
-    this.topic = topicTerms(ctx.topic);
-    this.rng = new Rng(ctx.seed);
-    this.frontier = this.makeFrontier(ctx.maxBuffer);
-  }
-
-  private makeFrontier(capacity: number, state?: Json): PriorityFrontier {
-    const onEvict = (e: FrontierEntry) => this.info.delete(e.url);
-    return state === undefined ? new PriorityFrontier(capacity, { onEvict }) : PriorityFrontier.fromJSON(state, { onEvict });
-  }
-
-  addSeeds(urls: string[]): void {
-    // Above any link score, so seeds go first.
-    for (const url of urls) this.frontier.add({ url, score: 1e6, depth: 0 });
+    // Seeds above any link score, so they go first.
+    super(ctx, 1e6);
+    this.params = numericParams<keyof typeof FORAGER_DEFAULTS>(foragerInfo, ctx.params);
+    this.topic = prepareTopic(ctx.topic);
   }
 
   /** Scores one link of a page with similarity `sim` whose own inherited score is `parentInherited`. */
@@ -182,26 +151,24 @@ export class ForagerStrategy implements Strategy {
     this.pages++;
     const sim = finite(page.evaluation.score);
     if (sim > this.best) this.best = sim;
-    const own = this.info.get(page.url);
-    this.info.delete(page.url);
+    const own = this.info.get(page.requestedUrl);
+    this.forget(page.requestedUrl);
     if (own && sim > 0 && sim >= this.params.relevance * this.best) this.waiting.push(own.words);
-    if (!page.evaluation.robots?.nofollow) {
-      const parentInherited = own?.inherited ?? 0;
-      for (const link of page.links) this.countUrl(link);
-      for (const link of page.links) {
-        const { score, info } = this.scoreLink(link, sim, parentInherited);
-        const prev = this.info.get(link.url);
-        if (prev && this.frontier.has(link.url)) {
-          // Seen again from another page: keep the better sighting.
-          if (score.total > this.frontier.scoreOf(link.url)!) {
-            this.frontier.setScore(link.url, score.total);
-            this.info.set(link.url, info);
-          }
-          continue;
+    const parentInherited = own?.inherited ?? 0;
+    for (const link of page.links) this.countUrl(link);
+    for (const link of page.links) {
+      const { score, info } = this.scoreLink(link, sim, parentInherited);
+      const prev = this.info.get(link.url);
+      if (prev && this.frontier.has(link.url)) {
+        // Seen again from another page: keep the better sighting.
+        if (score.total > this.frontier.scoreOf(link.url)!) {
+          this.frontier.setScore(link.url, score.total);
+          this.info.set(link.url, info);
         }
-        const result = this.frontier.add({ url: link.url, score: score.total, depth: page.depth + 1, from: page.url });
-        if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
+        continue;
       }
+      const result = this.enqueue(link.url, score.total, page);
+      if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
     }
     if (this.pages % this.params.interval === 0) this.retrain();
   }
@@ -217,40 +184,32 @@ export class ForagerStrategy implements Strategy {
     }
   }
 
-  onError(url: string): void {
+  protected override forget(url: string): void {
     this.info.delete(url);
   }
 
-  nextBatch(max: number): FrontierEntry[] {
-    const k = Math.min(this.params.n, Math.floor(max));
-    if (!(k > 0)) return [];
-    // Exploration: some slots go to links drawn uniformly from the rest of the frontier, so a crawl stuck in a
-    // region that scores well but holds little keeps sampling elsewhere (InfoSpiders' stochastic choice did this).
-    const random = Math.min(k - 1, Math.floor(this.params.explore), Math.max(0, this.frontier.size - k));
-    const batch = this.frontier.popTop(k - random);
-    if (random > 0) {
-      const rest = this.frontier.entries();
-      for (let i = 0; i < random && rest.length; i++) {
-        const j = this.rng.int(rest.length);
-        const [e] = rest.splice(j, 1);
-        this.frontier.remove(e.url);
-        batch.push(e);
+  /**
+   * Drawn uniformly from the best n - explore ready links, or, with probability explore / n, from the other ready
+   * links (exploration: a crawl stuck in a region that scores well but holds little keeps sampling elsewhere, as
+   * InfoSpiders' stochastic choice did).
+   */
+  next(ready: ReadyTest): FrontierEntry | null {
+    const n = this.params.n;
+    const explore = Math.min(n - 1, Math.floor(this.params.explore));
+    const top = n - explore;
+    if (explore > 0 && this.frontier.size > top && this.rng.next() < explore / n) {
+      const best = new Set(this.frontier.best(top, ready).map((e) => e.url));
+      const other = this.frontier.sample((url) => !best.has(url) && ready(url), this.rng);
+      if (other) {
+        this.frontier.remove(other.url);
+        return other;
       }
     }
-    return this.rng.shuffle(batch);
+    return this.drawFromBest(top, ready);
   }
 
-  frontierSize(): number {
-    return this.frontier.size;
-  }
-
-  entries(): FrontierEntry[] {
-    return this.frontier.entries();
-  }
-
-  save(): Json {
+  protected override saveState(): Record<string, Json> {
     return {
-      frontier: this.frontier.toJSON(),
       info: [...this.info.entries()].map(([u, i]) => [u, i.base, i.inherited, i.words, i.url]),
       urlSeen: this.urlSeen,
       urlHits: { ...this.urlHits },
@@ -258,15 +217,14 @@ export class ForagerStrategy implements Strategy {
       waiting: this.waiting,
       best: this.best,
       pages: this.pages,
-      rng: this.rng.getState(),
     };
   }
 
-  /** @throws TypeError if `state` is not the output of {@link save}. */
-  restore(state: Json): void {
-    const s = asObject(state, 'forager');
+  protected override resetState(): void {
     this.info = new Map();
-    this.frontier = this.makeFrontier(1, s.frontier);
+  }
+
+  protected override restoreState(s: { [key: string]: Json }): void {
     for (const raw of asArray(s.info, 'forager info')) {
       const [u, base, inh, words, url] = asArray(raw, 'forager info entry');
       this.info.set(str(u, 'url'), {
@@ -284,7 +242,6 @@ export class ForagerStrategy implements Strategy {
     this.waiting = asArray(s.waiting, 'waiting').map((w) => strings(w, 'waiting example'));
     this.best = num(s.best, 'best');
     this.pages = num(s.pages, 'pages');
-    this.rng.setState(s.rng);
   }
 }
 
@@ -312,23 +269,23 @@ export const foragerInfo: StrategyInfo = {
   params: [
     {
       name: 'n',
-      label: 'Links per round',
+      label: 'Greediness (n)',
       type: 'number',
       default: FORAGER_DEFAULTS.n,
       min: 1,
       max: 10_000,
       integer: true,
-      description: 'links fetched per round, in random order',
+      description: 'each link fetched is drawn from the n best ready links (less the exploring share)',
     },
     {
       name: 'explore',
-      label: 'Exploring links per round',
+      label: 'Exploring share (of n)',
       type: 'number',
       default: FORAGER_DEFAULTS.explore,
       min: 0,
       max: 10_000,
       integer: true,
-      description: 'of the n links per round, how many are drawn at random from the frontier instead of taken from the top',
+      description: 'with probability explore / n a link is drawn from the rest of the ready frontier instead of the best',
     },
     weight('wPage', 'Parent page weight', FORAGER_DEFAULTS.wPage, "weight of the parent page's similarity"),
     weight(

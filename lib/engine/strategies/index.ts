@@ -1,10 +1,12 @@
 /**
  * Crawl strategies: one file each, exporting its class and its registry entry; registry.ts lists them.
- * To add one: create lib/engine/strategies/<name>.ts exporting a StrategyInfo, and add it to registry.ts.
+ * To add one: create lib/engine/strategies/<name>.ts exporting a StrategyInfo (most strategies extend
+ * FrontierStrategy and write only their scoring and choice), and add it to registry.ts.
  */
 export * from './registry';
 export { BestNFirst, DEFAULT_N } from './best-n-first';
-export { BreadthFirst, DEFAULT_BATCH } from './breadth-first';
+export { BreadthFirst } from './breadth-first';
+export { FrontierStrategy } from './frontier-strategy';
 export { PageRankCrawler } from './pagerank';
 export { SharkSearch } from './shark-search';
 export { InfoSpiders } from './infospiders';

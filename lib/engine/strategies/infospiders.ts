@@ -9,8 +9,9 @@
  *   anchor (distance 1) and context (distance 1 + words away) of 1/distance;
  * - its own frontier; the MAX_BUFFER budget is shared: each agent holds at most MAX_BUFFER / population links;
  * - energy.
- * Each round every agent picks one link from its frontier from a Boltzmann distribution over the net's values
- * (Pr(l) ~ exp(beta * value(l))). After the fetch it learns (Q-learning: target = reward + gamma * best value among
+ * Agents take turns: whenever a fetch slot is free, the next agent in turn that holds a link whose site may be
+ * contacted now picks one from a Boltzmann distribution over the net's values of those links
+ * (Pr(l) ~ exp(beta * value(l))); with as many slots as agents this is the paper's round of one fetch per agent. After the fetch it learns (Q-learning: target = reward + gamma * best value among
  * the new page's links, delta rule on the net), gains the reward (the new page's similarity to the topic) as energy
  * and pays `cost` per fetch. With energy above `threshold` it reproduces: energy halves, the offspring copies the
  * net and takes half of the parent's frontier, and its keyword vector is mutated with the term that co-occurs most
@@ -19,10 +20,12 @@
  * the last agent is kept alive so that a crawl never ends while links remain (the paper's populations were large
  * enough not to go extinct within a crawl).
  */
-import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, Strategy, StrategyContext } from '../types';
+import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, Strategy, StrategyContext } from '../types';
 import { Rng } from '../rng';
-import { positiveIntParam, type StrategyInfo } from './spec';
-import { asArray, asObject, finite, num, numParam, str, strings, topicTerms } from './link-scoring';
+import { finite } from './frontier-strategy';
+import { prepareTopic } from './link-scoring';
+import { numericParams, type StrategyInfo } from './spec';
+import { asArray, asObject, num, str, strings } from './state';
 
 /** A link waiting in an agent's frontier, with the words around it (term, distance) the net reads. */
 interface AgentLink {
@@ -60,7 +63,7 @@ export interface SpiderEvent {
   atPage: number;
 }
 
-export const DEFAULTS = {
+export const INFOSPIDERS_DEFAULTS = {
   population: 8,
   maxPopulation: 32,
   energy: 1,
@@ -105,11 +108,13 @@ export function agentValue(agent: Pick<Agent, 'keywords' | 'weights' | 'bias'>, 
 export class InfoSpiders implements Strategy {
   readonly name = 'infospiders';
   private readonly maxBuffer: number;
-  private readonly p: typeof DEFAULTS;
+  private readonly p: typeof INFOSPIDERS_DEFAULTS;
   private readonly rng: Rng;
   private readonly topicKeywords: string[];
   agents: Agent[] = [];
   private nextId = 0;
+  /** Index (in `agents`) of the agent whose turn it is to pick. */
+  private turn = 0;
   /** URLs handed out so far (an URL may sit in several agents' frontiers; it is fetched once). */
   private taken = new Set<string>();
   /** URL being fetched -> [agent id, value predicted when chosen]. */
@@ -122,18 +127,9 @@ export class InfoSpiders implements Strategy {
 
   constructor(ctx: StrategyContext) {
     this.maxBuffer = ctx.maxBuffer;
-    this.p = {
-      population: positiveIntParam(ctx.params, 'population', DEFAULTS.population),
-      maxPopulation: positiveIntParam(ctx.params, 'maxPopulation', DEFAULTS.maxPopulation),
-      energy: numParam(ctx.params, 'energy', DEFAULTS.energy),
-      cost: numParam(ctx.params, 'cost', DEFAULTS.cost),
-      threshold: numParam(ctx.params, 'threshold', DEFAULTS.threshold),
-      beta: numParam(ctx.params, 'beta', DEFAULTS.beta),
-      learningRate: numParam(ctx.params, 'learningRate', DEFAULTS.learningRate),
-      gamma: numParam(ctx.params, 'gamma', DEFAULTS.gamma),
-    };
+    this.p = numericParams<keyof typeof INFOSPIDERS_DEFAULTS>(infoSpidersInfo, ctx.params);
     this.rng = new Rng(ctx.seed);
-    this.topicKeywords = topicTerms(ctx.topic).terms;
+    this.topicKeywords = prepareTopic(ctx.topic).terms;
   }
 
   private capacity(): number {
@@ -174,61 +170,65 @@ export class InfoSpiders implements Strategy {
     for (const a of this.agents) this.trim(a, cap);
   }
 
-  nextBatch(max: number): FrontierEntry[] {
-    const out: FrontierEntry[] = [];
-    const limit = Math.floor(max);
-    // The previous round is fully delivered by now: what is still pending was redirected or never reported.
-    this.pending.clear();
-    this.lastWords.clear();
-    for (const a of this.agents) {
-      if (out.length >= limit) break;
-      const link = this.pick(a);
+  /** The next agent in turn with a ready link picks one; null when no agent holds a ready link. */
+  next(ready: ReadyTest): FrontierEntry | null {
+    const count = this.agents.length;
+    for (let k = 0; k < count; k++) {
+      const index = (this.turn + k) % count;
+      const a = this.agents[index];
+      const link = this.pick(a, ready);
       if (!link) continue;
+      this.turn = (index + 1) % count;
       this.taken.add(link.url);
       this.pending.set(link.url, [a.id, link.value]);
-      out.push({ url: link.url, score: link.value, depth: link.depth, ...(link.from !== undefined ? { from: link.from } : {}) });
+      return { url: link.url, score: link.value, depth: link.depth, ...(link.from !== undefined ? { from: link.from } : {}) };
     }
-    // Agents with empty frontiers idle; if every agent is empty, the crawl is over.
-    return out;
+    return null;
   }
 
-  /** Removes and returns the agent's next link: a seed if any, else a Boltzmann draw over current values. */
-  private pick(a: Agent): AgentLink | undefined {
+  /**
+   * Removes and returns the agent's next link among the ready ones: a seed if any, else a Boltzmann draw over current
+   * values. Undefined when none of its links is ready.
+   */
+  private pick(a: Agent, ready: ReadyTest): AgentLink | undefined {
     a.frontier = a.frontier.filter((l) => !this.taken.has(l.url));
-    if (a.frontier.length === 0) return undefined;
-    const seedAt = a.frontier.findIndex((l) => l.seed);
-    if (seedAt >= 0) return a.frontier.splice(seedAt, 1)[0];
+    const candidates: number[] = [];
+    for (let i = 0; i < a.frontier.length; i++) if (ready(a.frontier[i].url)) candidates.push(i);
+    if (candidates.length === 0) return undefined;
+    const seedAt = candidates.find((i) => a.frontier[i].seed);
+    if (seedAt !== undefined) return a.frontier.splice(seedAt, 1)[0];
     // Values are recomputed: the net has learned since the links were queued.
     let maxV = -Infinity;
-    for (const l of a.frontier) {
+    for (const i of candidates) {
+      const l = a.frontier[i];
       l.value = agentValue(a, l.words);
       if (l.value > maxV) maxV = l.value;
     }
     let sum = 0;
-    const w = a.frontier.map((l) => {
-      const e = Math.exp(this.p.beta * (l.value - maxV));
+    const w = candidates.map((i) => {
+      const e = Math.exp(this.p.beta * (a.frontier[i].value - maxV));
       sum += e;
       return e;
     });
     let r = this.rng.next() * sum;
-    let i = 0;
-    for (; i < w.length - 1; i++) {
-      r -= w[i];
+    let k = 0;
+    for (; k < w.length - 1; k++) {
+      r -= w[k];
       if (r < 0) break;
     }
-    const chosen = a.frontier.splice(i, 1)[0];
+    const chosen = a.frontier.splice(candidates[k], 1)[0];
     this.lastWords.set(chosen.url, chosen.words);
     return chosen;
   }
 
   onPage(page: EvaluatedPage): void {
     this.pages++;
-    const claim = this.pending.get(page.url);
-    this.pending.delete(page.url);
+    const claim = this.pending.get(page.requestedUrl);
+    this.pending.delete(page.requestedUrl);
     const agent = claim ? this.agents.find((a) => a.id === claim[0]) : this.agents[0];
     if (!agent) return; // its agent died meanwhile: nobody learns from this page
     const reward = finite(page.evaluation.score);
-    const links = page.evaluation.robots?.nofollow ? [] : page.links.filter((l) => !this.taken.has(l.url));
+    const links = page.links.filter((l) => !this.taken.has(l.url));
     const known = new Set(agent.frontier.map((l) => l.url));
     const fresh: AgentLink[] = [];
     let best = -1;
@@ -253,8 +253,8 @@ export class InfoSpiders implements Strategy {
   }
 
   private wordsOfLinkTo(page: EvaluatedPage): [string, number][] | undefined {
-    const w = this.lastWords.get(page.url);
-    this.lastWords.delete(page.url);
+    const w = this.lastWords.get(page.requestedUrl);
+    this.lastWords.delete(page.requestedUrl);
     return w;
   }
 
@@ -292,7 +292,10 @@ export class InfoSpiders implements Strategy {
   }
 
   private die(a: Agent): void {
+    const index = this.agents.indexOf(a);
     this.agents = this.agents.filter((x) => x !== a);
+    if (index < this.turn) this.turn--; // the agent whose turn it is keeps it
+    if (this.turn >= this.agents.length) this.turn = 0;
     this.log({ kind: 'death', agent: a.id, atPage: this.pages });
   }
 
@@ -322,6 +325,7 @@ export class InfoSpiders implements Strategy {
     return {
       rng: this.rng.getState(),
       nextId: this.nextId,
+      turn: this.turn,
       pages: this.pages,
       taken: [...this.taken],
       pending: [...this.pending.entries()].map(([u, [id, v]]) => [u, id, v]),
@@ -343,6 +347,7 @@ export class InfoSpiders implements Strategy {
     const s = asObject(state, 'infospiders');
     this.rng.setState(s.rng);
     this.nextId = num(s.nextId, 'nextId');
+    this.turn = num(s.turn, 'turn');
     this.pages = num(s.pages, 'pages');
     this.taken = new Set(strings(s.taken, 'taken'));
     this.pending = new Map();
@@ -445,7 +450,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'population',
       label: 'Initial agents',
       type: 'number',
-      default: DEFAULTS.population,
+      default: INFOSPIDERS_DEFAULTS.population,
       min: 1,
       max: 1000,
       integer: true,
@@ -455,7 +460,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'maxPopulation',
       label: 'Most agents',
       type: 'number',
-      default: DEFAULTS.maxPopulation,
+      default: INFOSPIDERS_DEFAULTS.maxPopulation,
       min: 1,
       max: 1000,
       integer: true,
@@ -465,7 +470,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'energy',
       label: 'Initial energy',
       type: 'number',
-      default: DEFAULTS.energy,
+      default: INFOSPIDERS_DEFAULTS.energy,
       min: 0.001,
       max: 1000,
       description: 'energy of each founding agent',
@@ -474,7 +479,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'cost',
       label: 'Cost per fetch',
       type: 'number',
-      default: DEFAULTS.cost,
+      default: INFOSPIDERS_DEFAULTS.cost,
       min: 0,
       max: 10,
       description: 'energy an agent pays per fetch (its reward is the page similarity, in [0, 1])',
@@ -483,7 +488,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'threshold',
       label: 'Reproduction threshold',
       type: 'number',
-      default: DEFAULTS.threshold,
+      default: INFOSPIDERS_DEFAULTS.threshold,
       min: 0.001,
       max: 1000,
       description: 'energy at which an agent reproduces (energy is then split with the offspring)',
@@ -492,7 +497,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'beta',
       label: 'Boltzmann beta',
       type: 'number',
-      default: DEFAULTS.beta,
+      default: INFOSPIDERS_DEFAULTS.beta,
       min: 0,
       max: 1000,
       description: 'greediness of link choice: 0 = uniform, large = always the best-valued link',
@@ -501,7 +506,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'learningRate',
       label: 'Learning rate',
       type: 'number',
-      default: DEFAULTS.learningRate,
+      default: INFOSPIDERS_DEFAULTS.learningRate,
       min: 0,
       max: 10,
       description: 'step of the Q-learning update of the net',
@@ -510,7 +515,7 @@ export const infoSpidersInfo: StrategyInfo = {
       name: 'gamma',
       label: 'Discount',
       type: 'number',
-      default: DEFAULTS.gamma,
+      default: INFOSPIDERS_DEFAULTS.gamma,
       min: 0,
       max: 1,
       description: 'weight of the best next link value in the Q-learning target',

@@ -1,16 +1,17 @@
 /**
- * Shared pieces of the link-scoring strategies: similarity of a link's anchor, context and URL words to the topic, a
- * positive-examples centroid learned online, and the checks used when restoring saved state.
+ * Shared pieces of the link-scoring strategies: similarity of a link's anchor, context and URL words to the topic,
+ * and a positive-examples centroid learned online.
  *
  * Everything works on stemmed terms as produced by lib/engine/text/tokenize (the evaluator's anchorTerms and context are
  * already stemmed), so topic words and link words meet in one vocabulary.
  */
-import type { Json, LinkFeature, StrategyContext, TermVector, Topic } from '../types';
+import type { Json, LinkFeature, TermVector, Topic } from '../types';
+import { asObject, num } from './state';
 import { tokenize } from '../text/tokenize';
 import { cosine, cosineMeasured, keywordVector, measure, termVector, topicVector, type MeasuredVector } from '../text/vector';
 
 /** A topic prepared for link scoring: its term vector and the query's distinct terms. */
-export interface TopicTerms {
+export interface PreparedTopic {
   /** The topic vector: the query's terms, and the expansion terms of its context with their smaller weights. */
   vector: TermVector;
   /** The query's own terms (URL words and link context are matched against these, not against expansion terms). */
@@ -20,7 +21,7 @@ export interface TopicTerms {
 }
 
 /** Tokenizes a topic's keywords (and context) once, for the many link scores a crawl computes. */
-export function topicTerms(topic: Topic): TopicTerms {
+export function prepareTopic(topic: Topic): PreparedTopic {
   const vector = topicVector(topic);
   const terms = Object.keys(keywordVector(topic));
   return { vector, terms, set: new Set(terms), language: topic.language ?? 'en' };
@@ -80,13 +81,13 @@ export function urlTerms(url: string, language = 'en'): string[] {
  * counts if it equals a URL term or is a prefix-free substring of one (documentation URLs glue words together:
  * "textsearch-intro" names both "text" and "search"). Only topic terms of 3+ characters match inside other words.
  */
-export function urlSimilarity(urlWords: readonly string[], topic: TopicTerms): number {
+export function urlSimilarity(urlWords: readonly string[], topic: PreparedTopic): number {
   if (topic.terms.length === 0) return 0;
   return urlMatches(urlWords, topic).length / topic.terms.length;
 }
 
 /** The topic terms a URL's words name (see {@link urlSimilarity} for what counts as naming). */
-export function urlMatches(urlWords: readonly string[], topic: TopicTerms): string[] {
+export function urlMatches(urlWords: readonly string[], topic: PreparedTopic): string[] {
   const out: string[] = [];
   if (urlWords.length === 0) return out;
   for (const t of topic.terms) {
@@ -184,48 +185,4 @@ export class Centroid {
     this.cached = null;
     this.measured = null;
   }
-}
-
-/** A score the frontier accepts: NaN and infinities (a broken evaluator) become 0. */
-export function finite(x: number): number {
-  return typeof x === 'number' && Number.isFinite(x) ? x : 0;
-}
-
-/** A numeric parameter with a fallback (the registry has already checked ranges). */
-export function numParam(params: StrategyContext['params'], name: string, fallback: number): number {
-  const v = params[name];
-  return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
-}
-
-/** Narrows saved state to an object, or throws a TypeError naming the strategy. */
-export function asObject(state: Json | undefined, what: string): { [key: string]: Json } {
-  if (state === null || state === undefined || typeof state !== 'object' || Array.isArray(state)) {
-    throw new TypeError(`invalid ${what} state: not an object`);
-  }
-  return state;
-}
-
-/** Narrows saved state to an array. */
-export function asArray(state: Json | undefined, what: string): Json[] {
-  if (!Array.isArray(state)) throw new TypeError(`invalid ${what} state: not an array`);
-  return state;
-}
-
-/** Narrows saved state to a finite number. */
-export function num(x: Json | undefined, what: string): number {
-  if (typeof x !== 'number' || !Number.isFinite(x)) throw new TypeError(`invalid ${what}: not a finite number`);
-  return x;
-}
-
-/** Narrows saved state to a string. */
-export function str(x: Json | undefined, what: string): string {
-  if (typeof x !== 'string') throw new TypeError(`invalid ${what}: not a string`);
-  return x;
-}
-
-/** Narrows saved state to an array of strings. */
-export function strings(x: Json | undefined, what: string): string[] {
-  const a = asArray(x, what);
-  for (const s of a) if (typeof s !== 'string') throw new TypeError(`invalid ${what}: holds a non-string`);
-  return a as string[];
 }

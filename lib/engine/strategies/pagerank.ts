@@ -3,17 +3,18 @@
  *
  * It keeps the link structure of up to MAX_BUFFER crawled pages (when the buffer is full, the page least similar to
  * the topic leaves, taking its outlinks with it), recomputes PageRank over those pages plus the frontier every
- * `interval` (25) fetched pages, and fetches the frontier URL with the highest PageRank. Between recomputations a new
+ * `interval` (25) fetched pages, and fetches the frontier URL with the highest PageRank (among those whose site may be
+ * contacted now). Between recomputations a new
  * link gets a provisional rank: the rank its parent passes on (parent's rank x damping / parent's out-degree, summed
  * over its parents), so fresh links are neither ignored nor over-trusted until the next computation.
  *
  * The computation is a sparse power iteration with a warm start from the previous ranks: a few dozen iterations over
  * at most 2 x MAX_BUFFER nodes and the buffered pages' links, i.e. O(edges) per iteration, every 25 pages.
  */
-import type { EvaluatedPage, FrontierEntry, Json, Strategy, StrategyContext } from '../types';
-import { PriorityFrontier } from '../frontier/priority-frontier';
-import { positiveIntParam, type StrategyInfo } from './spec';
-import { asArray, asObject, finite, num, numParam, str, strings } from './link-scoring';
+import type { EvaluatedPage, FrontierEntry, Json, ReadyTest, StrategyContext } from '../types';
+import { finite, FrontierStrategy } from './frontier-strategy';
+import { numericParams, type StrategyInfo } from './spec';
+import { asArray, num, str, strings } from './state';
 
 /** A crawled page kept in the buffer. */
 interface BufferedPage {
@@ -46,15 +47,14 @@ export const DEFAULT_ITERATIONS = 30;
  * Frontier scores are PageRank values (they sum to at most 1 over buffer + frontier), so they are not comparable
  * to cosine scores.
  */
-export class PageRankCrawler implements Strategy {
+export class PageRankCrawler extends FrontierStrategy {
   readonly name = 'pagerank';
   readonly interval: number;
   readonly damping: number;
   readonly iterations: number;
-  /** URLs handed out per round: 1 fetches strictly the top-ranked URL each time. */
+  /** Links the next one is drawn from: 1 fetches strictly the top-ranked ready URL each time. */
   readonly n: number;
   private readonly maxBuffer: number;
-  private frontier: PriorityFrontier;
   private buffer = new Map<string, BufferedPage>();
   /** Last computed (or provisional) rank of every node: warm start of the next computation. */
   private rank = new Map<string, number>();
@@ -65,41 +65,39 @@ export class PageRankCrawler implements Strategy {
   readonly runs: PageRankRun[] = [];
 
   constructor(ctx: StrategyContext) {
-    this.maxBuffer = ctx.maxBuffer;
-    this.interval = positiveIntParam(ctx.params, 'interval', DEFAULT_INTERVAL);
-    this.damping = numParam(ctx.params, 'damping', DEFAULT_DAMPING);
-    this.iterations = positiveIntParam(ctx.params, 'iterations', DEFAULT_ITERATIONS);
-    this.n = positiveIntParam(ctx.params, 'n', 1);
-    this.frontier = this.newFrontier(ctx.maxBuffer);
-  }
-
-  private newFrontier(capacity: number): PriorityFrontier {
-    return new PriorityFrontier(capacity, { onEvict: (e) => this.rank.delete(e.url) });
-  }
-
-  addSeeds(urls: string[]): void {
     // Ranks are <= 1; seeds at 2 go first, in order.
-    for (const url of urls) this.frontier.add({ url, score: 2, depth: 0 });
+    super(ctx, 2);
+    const p = numericParams(pageRankInfo, ctx.params);
+    this.maxBuffer = ctx.maxBuffer;
+    this.interval = p.interval;
+    this.damping = p.damping;
+    this.iterations = p.iterations;
+    this.n = p.n;
   }
 
   onPage(page: EvaluatedPage): void {
     this.pages++;
     this.sinceRun++;
-    const out = page.evaluation.robots?.nofollow ? [] : [...new Set(page.evaluation.links.map((l) => l.url))];
+    // Every outlink, fetched ones included: the graph needs them (a meta nofollow page comes without links).
+    const out = [...new Set(page.evaluation.links.map((l) => l.url))];
     const score = finite(page.evaluation.score);
     this.addToBuffer({ url: page.url, score, out, seq: this.seq++ });
     // Provisional ranks: what the parent passes on (its own rank from when it was in the frontier).
-    const parentRank = this.rank.get(page.url) ?? 1 / Math.max(1, this.buffer.size + this.frontier.size);
+    const parentRank = this.rank.get(page.requestedUrl) ?? 1 / Math.max(1, this.buffer.size + this.frontier.size);
     const share = out.length ? (this.damping * parentRank) / out.length : 0;
     for (const link of page.links) {
       const r = (this.rank.get(link.url) ?? (1 - this.damping) / Math.max(1, this.buffer.size + this.frontier.size)) + share;
-      const result = this.frontier.add({ url: link.url, score: r, depth: page.depth + 1, from: page.url });
+      const result = this.enqueue(link.url, r, page);
       if (result !== 'rejected' && result !== 'kept') this.rank.set(link.url, r);
     }
     if (this.sinceRun >= this.interval) this.recompute();
   }
 
-  onError(url: string): void {
+  next(ready: ReadyTest): FrontierEntry | null {
+    return this.drawFromBest(this.n, ready);
+  }
+
+  protected override forget(url: string): void {
     this.rank.delete(url);
   }
 
@@ -185,30 +183,13 @@ export class PageRankCrawler implements Strategy {
     return run;
   }
 
-  nextBatch(max: number): FrontierEntry[] {
-    const k = Math.min(this.n, Math.floor(max));
-    if (!(k > 0)) return [];
-    const out = this.frontier.popTop(k);
-    return out;
-  }
-
-  frontierSize(): number {
-    return this.frontier.size;
-  }
-
-  /** Queued URLs with their current rank, best first. */
-  entries(): FrontierEntry[] {
-    return this.frontier.entries();
-  }
-
   /** URLs of the buffered (crawled) pages whose links take part in the computation. */
   bufferedUrls(): string[] {
     return [...this.buffer.keys()];
   }
 
-  save(): Json {
+  protected override saveState(): Record<string, Json> {
     return {
-      frontier: this.frontier.toJSON(),
       buffer: [...this.buffer.values()].map((p) => [p.url, p.score, p.seq, p.out]),
       rank: [...this.rank.entries()].map(([u, r]) => [u, r]),
       pages: this.pages,
@@ -217,12 +198,12 @@ export class PageRankCrawler implements Strategy {
     };
   }
 
-  /** @throws TypeError if `state` is not the output of {@link save}. */
-  restore(state: Json): void {
-    const s = asObject(state, 'pagerank');
+  protected override resetState(): void {
     this.rank = new Map();
-    this.frontier = PriorityFrontier.fromJSON(s.frontier, { onEvict: (e) => this.rank.delete(e.url) });
     this.buffer = new Map();
+  }
+
+  protected override restoreState(s: { [key: string]: Json }): void {
     for (const raw of asArray(s.buffer, 'pagerank buffer')) {
       const [url, score, seq, out] = asArray(raw, 'pagerank buffered page');
       const p: BufferedPage = {
@@ -285,13 +266,13 @@ export const pageRankInfo: StrategyInfo = {
     },
     {
       name: 'n',
-      label: 'Links per round',
+      label: 'Greediness (n)',
       type: 'number',
       default: 1,
       min: 1,
       max: 10_000,
       integer: true,
-      description: 'top-ranked URLs handed out per round (1 = strictly the best each time)',
+      description: 'each URL fetched is drawn from the n top-ranked ready URLs (1 = strictly the best each time)',
     },
   ],
   create: (ctx) => new PageRankCrawler(ctx),

@@ -13,8 +13,8 @@ import { pageRankInfo } from './pagerank';
 import { sharkSearchInfo } from './shark-search';
 import type { StrategyInfo } from './spec';
 
-export type { ParamSpec, StrategyInfo } from './spec';
-export { positiveIntParam } from './spec';
+export type { ParamSpec, StrategyInfo, StrategyParams } from './spec';
+export { resolveParams } from './spec';
 
 /** Built-in strategies, in the order listStrategies() shows them. */
 const BUILT_IN: StrategyInfo[] = [
@@ -91,52 +91,12 @@ export function strategySpec(text: string): { name: string; params: Record<strin
 }
 
 /**
- * Completes and checks parameters against a strategy's ParamSpecs: missing ones get their default; numbers given as
- * numeric strings (from a command line) are converted.
- * @throws Error naming the parameter if one is unknown, of the wrong type or out of range.
- */
-export function resolveParams(
-  info: StrategyInfo,
-  given: Record<string, number | string | boolean> = {},
-): Record<string, number | string | boolean> {
-  const out: Record<string, number | string | boolean> = {};
-  const specs = new Map(info.params.map((p) => [p.name, p]));
-  for (const name of Object.keys(given)) {
-    if (!specs.has(name)) {
-      const known = info.params.map((p) => p.name).join(', ') || 'none';
-      throw new Error(`strategy ${info.name} has no parameter "${name}" (parameters: ${known})`);
-    }
-  }
-  for (const spec of info.params) {
-    let value = given[spec.name] ?? spec.default;
-    const where = `parameter ${spec.name} of ${info.name}`;
-    if (spec.type === 'number') {
-      if (typeof value === 'string' && value.trim() !== '') value = Number(value);
-      if (typeof value !== 'number' || !Number.isFinite(value))
-        throw new Error(`${where} must be a number, got ${String(given[spec.name])}`);
-      if (spec.integer && !Number.isInteger(value)) throw new Error(`${where} must be a whole number, got ${value}`);
-      if (spec.min !== undefined && value < spec.min) throw new Error(`${where} must be >= ${spec.min}, got ${value}`);
-      if (spec.max !== undefined && value > spec.max) throw new Error(`${where} must be <= ${spec.max}, got ${value}`);
-    } else if (spec.type === 'boolean') {
-      if (value === 'true') value = true;
-      else if (value === 'false') value = false;
-      if (typeof value !== 'boolean') throw new Error(`${where} must be true or false, got ${String(value)}`);
-    } else if (typeof value !== 'string') {
-      throw new Error(`${where} must be a string, got ${String(value)}`);
-    }
-    out[spec.name] = value;
-  }
-  return out;
-}
-
-/**
  * Creates a strategy by name or alias (see {@link strategySpec}); alias-fixed parameters apply unless `ctx.params`
- * sets them, and missing parameters get their defaults.
+ * sets them, and missing parameters get their defaults (the strategy resolves them against its spec).
  * @throws Error for an unknown name or bad parameters, listing what is known.
  */
 export function createStrategy(name: string, ctx: StrategyContext): Strategy {
   const spec = strategySpec(name);
   const info = registry.get(spec.name)!;
-  const params = resolveParams(info, { ...spec.params, ...ctx.params });
-  return info.create({ ...ctx, params });
+  return info.create({ ...ctx, params: { ...spec.params, ...ctx.params } });
 }

@@ -12,12 +12,13 @@
  *   potential(c)    = gamma * inherited(c) + (1 - gamma) * neighborhood(c)
  * Fish-search's depth bound is kept: a child of a relevant page gets `depth` steps to live, a child of an irrelevant
  * page one fewer than its parent, and links of a page with none left are not followed (depth = 0: no bound).
- * The frontier (bounded, MAX_BUFFER) is fetched best potential first.
+ * The frontier (bounded, MAX_BUFFER) is fetched best potential first (among the links whose site may be contacted now).
  */
-import type { EvaluatedPage, FrontierEntry, Json, Strategy, StrategyContext } from '../types';
-import { PriorityFrontier } from '../frontier/priority-frontier';
-import { positiveIntParam, type StrategyInfo } from './spec';
-import { asArray, asObject, finite, num, numParam, str, termsSimilarity, topicTerms, type TopicTerms } from './link-scoring';
+import type { EvaluatedPage, FrontierEntry, Json, ReadyTest, StrategyContext } from '../types';
+import { finite, FrontierStrategy } from './frontier-strategy';
+import { prepareTopic, termsSimilarity, type PreparedTopic } from './link-scoring';
+import { numericParams, type StrategyInfo } from './spec';
+import { asArray, num, str } from './state';
 
 export const SHARK_DEFAULTS = { decay: 0.5, beta: 0.8, gamma: 0.8, threshold: 0, depth: 0, n: 1 };
 
@@ -35,44 +36,31 @@ export interface SharkScore {
   ttl: number;
 }
 
-export class SharkSearch implements Strategy {
+export class SharkSearch extends FrontierStrategy {
   readonly name = 'shark-search';
   readonly params: typeof SHARK_DEFAULTS;
-  private readonly topic: TopicTerms;
-  private frontier: PriorityFrontier;
+  private readonly topic: PreparedTopic;
   /** For queued URLs and fetched-but-not-yet-evaluated URLs. */
   private info = new Map<string, Inheritance>();
 
   constructor(ctx: StrategyContext) {
-    this.params = {
-      decay: numParam(ctx.params, 'decay', SHARK_DEFAULTS.decay),
-      beta: numParam(ctx.params, 'beta', SHARK_DEFAULTS.beta),
-      gamma: numParam(ctx.params, 'gamma', SHARK_DEFAULTS.gamma),
-      threshold: numParam(ctx.params, 'threshold', SHARK_DEFAULTS.threshold),
-      depth: numParam(ctx.params, 'depth', SHARK_DEFAULTS.depth),
-      n: positiveIntParam(ctx.params, 'n', SHARK_DEFAULTS.n),
-    };
-    this.topic = topicTerms(ctx.topic);
-    this.frontier = this.makeFrontier(ctx.maxBuffer);
+    // Seeds: above any potential (potentials are <= 1).
+    super(ctx, 2);
+    this.params = numericParams<keyof typeof SHARK_DEFAULTS>(sharkSearchInfo, ctx.params);
+    this.topic = prepareTopic(ctx.topic);
   }
 
-  private makeFrontier(capacity: number): PriorityFrontier {
-    return new PriorityFrontier(capacity, { onEvict: (e) => this.info.delete(e.url) });
-  }
-
-  addSeeds(urls: string[]): void {
-    for (const url of urls) {
-      // Seeds: above any potential (potentials are <= 1); they inherit nothing and get the full depth.
-      if (this.frontier.add({ url, score: 2, depth: 0 }) !== 'rejected')
-        this.info.set(url, { inherited: 0, ttl: this.params.depth });
-    }
+  override addSeeds(urls: string[]): void {
+    super.addSeeds(urls);
+    // Seeds inherit nothing and get the full depth.
+    for (const url of urls) if (this.frontier.has(url)) this.info.set(url, { inherited: 0, ttl: this.params.depth });
   }
 
   /** Scores the links of `page` (without queuing them). */
   scoreLinks(page: EvaluatedPage): { url: string; score: SharkScore }[] {
     const p = this.params;
     const sim = finite(page.evaluation.score);
-    const own = this.info.get(page.url) ?? { inherited: 0, ttl: p.depth };
+    const own = this.info.get(page.requestedUrl) ?? { inherited: 0, ttl: p.depth };
     const relevant = sim > p.threshold;
     const inherited = relevant ? p.decay * sim : p.decay * own.inherited;
     const ttl = p.depth > 0 ? (relevant ? p.depth : own.ttl - 1) : 0;
@@ -86,37 +74,27 @@ export class SharkSearch implements Strategy {
   }
 
   onPage(page: EvaluatedPage): void {
-    const own = this.info.get(page.url);
+    const own = this.info.get(page.requestedUrl);
     const p = this.params;
     const relevant = finite(page.evaluation.score) > p.threshold;
     // Fish-search depth bound: an irrelevant page with no depth left ends its path.
-    const follow = !page.evaluation.robots?.nofollow && !(p.depth > 0 && !relevant && (own?.ttl ?? p.depth) <= 1);
+    const follow = !(p.depth > 0 && !relevant && (own?.ttl ?? p.depth) <= 1);
     const scored = follow ? this.scoreLinks(page) : [];
-    this.info.delete(page.url);
+    this.forget(page.requestedUrl);
     for (const { url, score } of scored) {
-      const result = this.frontier.add({ url, score: score.potential, depth: page.depth + 1, from: page.url });
+      const result = this.enqueue(url, score.potential, page);
       if (result === 'added' || result === 'evicted-other' || result === 'raised') {
         this.info.set(url, { inherited: score.inherited, ttl: score.ttl });
       }
     }
   }
 
-  onError(url: string): void {
+  next(ready: ReadyTest): FrontierEntry | null {
+    return this.drawFromBest(this.params.n, ready);
+  }
+
+  protected override forget(url: string): void {
     this.info.delete(url);
-  }
-
-  nextBatch(max: number): FrontierEntry[] {
-    const k = Math.min(this.params.n, Math.floor(max));
-    return k > 0 ? this.frontier.popTop(k) : [];
-  }
-
-  frontierSize(): number {
-    return this.frontier.size;
-  }
-
-  /** Queued links, best first. */
-  entries(): FrontierEntry[] {
-    return this.frontier.entries();
   }
 
   /** Inherited score of a queued (or in-flight) URL. */
@@ -124,15 +102,15 @@ export class SharkSearch implements Strategy {
     return this.info.get(url)?.inherited;
   }
 
-  save(): Json {
-    return { frontier: this.frontier.toJSON(), info: [...this.info.entries()].map(([u, i]) => [u, i.inherited, i.ttl]) };
+  protected override saveState(): Record<string, Json> {
+    return { info: [...this.info.entries()].map(([u, i]) => [u, i.inherited, i.ttl]) };
   }
 
-  /** @throws TypeError if `state` is not the output of {@link save}. */
-  restore(state: Json): void {
-    const s = asObject(state, 'shark-search');
+  protected override resetState(): void {
     this.info = new Map();
-    this.frontier = PriorityFrontier.fromJSON(s.frontier, { onEvict: (e) => this.info.delete(e.url) });
+  }
+
+  protected override restoreState(s: { [key: string]: Json }): void {
     for (const raw of asArray(s.info, 'shark-search info')) {
       const [u, inh, ttl] = asArray(raw, 'shark-search info entry');
       this.info.set(str(u, 'url'), { inherited: num(inh, 'inherited'), ttl: num(ttl, 'ttl') });
@@ -199,13 +177,13 @@ export const sharkSearchInfo: StrategyInfo = {
     },
     {
       name: 'n',
-      label: 'Links per round',
+      label: 'Greediness (n)',
       type: 'number',
       default: SHARK_DEFAULTS.n,
       min: 1,
       max: 10_000,
       integer: true,
-      description: 'best links handed out per round',
+      description: 'each link fetched is drawn from the n best ready links (1 = always the best)',
     },
   ],
   create: (ctx) => new SharkSearch(ctx),
