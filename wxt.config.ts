@@ -15,6 +15,7 @@ import { assertEngines } from './lib/app/serp/schema';
  * - optional <all_urls>: crawling fetches any site; asked for on the first Crawl click.
  *
  * FORAGER_E2E=1 at build time grants <all_urls> up front: a headless browser cannot click the permission prompt.
+ * Such a build goes to .output/e2e/, never where a user loads the extension from (.output/chrome-mv3, firefox-mv3).
  */
 const e2e = process.env.FORAGER_E2E === '1';
 
@@ -26,6 +27,17 @@ const e2e = process.env.FORAGER_E2E === '1';
 const treeshake = { moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/]eld[\\/]/.test(id) };
 
 export default defineConfig({
+  outDir: e2e ? '.output/e2e' : '.output',
+  /**
+   * `npm run zip`: the store packages, and for addons.mozilla.org the sources it asks for: what `npm ci && npm run zip`
+   * needs to make the same Firefox package (README, "Rebuilding the Firefox package"). Tests, the lab, the benchmark and
+   * the command line are not part of the extension and stay out.
+   */
+  zip: {
+    ...(e2e ? { zipSources: false } : {}),
+    includeSources: ['.puppeteerrc.cjs'],
+    excludeSources: ['test/**', 'lab/**', 'bench/**', 'harness/**', 'cli/**', 'scripts/**', 'biome.json', 'vitest.config.ts'],
+  },
   modules: ['@wxt-dev/webextension-polyfill'],
   // Engine data with a selector that does not parse (or any other schema error) fails the build.
   hooks: { 'build:before': () => assertEngines(ENGINES) },
@@ -52,12 +64,14 @@ export default defineConfig({
     // The notice when a crawl ends, asked for when the user turns it on (options page).
     optional_permissions: ['notifications'],
     ...(e2e ? { host_permissions: ['<all_urls>'] } : {}),
+    // runtime.getContexts (finding the offscreen document) came in Chrome 116.
+    ...(browser === 'chrome' ? { minimum_chrome_version: '116' } : {}),
     browser_specific_settings:
       browser === 'firefox'
         ? {
             gecko: {
               id: 'forager@forager.invalid',
-              strict_min_version: '128.0',
+              strict_min_version: '140.0',
               data_collection_permissions: { required: ['none'] },
             },
           }

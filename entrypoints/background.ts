@@ -125,6 +125,16 @@ async function guardNetwork(policy: { privateHosts?: string[] }): Promise<void> 
   await dnr.updateSessionRules({ removeRuleIds: GUARD_RULE_IDS, addRules: networkGuardRules(ownDomain, policy.privateHosts) });
 }
 
+/**
+ * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark (a
+ * time stamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
+ */
+async function clearStorage(): Promise<void> {
+  await browser.storage.local.clear();
+  const session = Object.keys(await browser.storage.session.get(null)).filter((key) => key !== SESSION_MARK);
+  if (session.length > 0) await browser.storage.session.remove(session);
+}
+
 export default defineBackground(() => {
   const store = createIdbStore();
   const app = createBackgroundApp({
@@ -160,6 +170,7 @@ export default defineBackground(() => {
     },
     extensionId: browser.runtime.id,
     ownPagePrefix: browser.runtime.getURL('/'),
+    clearStorage,
   });
 
   // Toolbar badge: new relevant pages of the latest crawl, coloured by its state (lib/app/badge.ts).

@@ -1,17 +1,19 @@
 /**
  * Shared by the real-browser tests (test/e2e), the `npm start` demo (cli/demo.ts) and the extension benchmark
- * (bench/extension.ts): building the extension, the local results page made from a real fixture, and launching
- * Chromium / Firefox with Forager loaded. Recipes follow GUIDE.md "Driving real browsers in tests".
+ * (bench/extension.ts): building the extension, reading its packages, the local results page made from a real
+ * fixture, launching Chromium / Firefox with Forager loaded, and driving its pages. Recipes follow GUIDE.md "Driving
+ * real browsers in tests"; what differs between the two browsers in a test is in test/e2e/driver.ts.
  *
  * Node only (not part of lib/).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
+import JSZip from 'jszip';
 import { parseHTML } from 'linkedom';
 import puppeteer, { type Browser, type CDPSession, type Page, type Target, type WebWorker } from 'puppeteer';
 import { ENGINES } from '../lib/app/serp/engines/index';
@@ -25,11 +27,15 @@ import { startTestWeb, type RequestLog, type RunningTestWeb } from './testweb/se
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** Real results pages, gzipped, with their expected organic results (test/fixtures/serp; sources in its README). */
 export const SERP_DIR = path.join(ROOT, 'test/fixtures/serp');
-/** Where `npm run test:e2e` builds (the default WXT output dirs, built with FORAGER_E2E=1). */
-export const CHROME_DIR = path.join(ROOT, '.output/chrome-mv3');
-export const FIREFOX_DIR = path.join(ROOT, '.output/firefox-mv3');
+/**
+ * Where `npm run zip:e2e` builds and packs the e2e extension (FORAGER_E2E=1: wxt.config.ts sends such builds to
+ * .output/e2e, away from the .output/chrome-mv3 and .output/firefox-mv3 a person loads). FORAGER_E2E_OUT: elsewhere.
+ */
+export const E2E_OUT = process.env.FORAGER_E2E_OUT ? path.resolve(process.env.FORAGER_E2E_OUT) : path.join(ROOT, '.output/e2e');
 /** Gecko id of the Firefox build (wxt.config.ts). */
 export const GECKO_ID = 'forager@forager.invalid';
+/** The internal UUID launchFirefox gives the extension: its pages are moz-extension://<this>/... */
+export const FIREFOX_UUID = '6b1c9d52-3f0e-4a57-9a3d-5f3c2b7e9a10';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const FIREFOX = process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr';
@@ -67,22 +73,78 @@ export function within<T>(promise: Promise<T>, ms: number, what: string): Promis
 // ---------------------------------------------------------------------------------------------------------------
 // Building
 
-interface Manifest {
+/** The manifest fields the tests look at. */
+export interface Manifest {
+  name: string;
+  version: string;
+  description?: string;
+  icons?: Record<string, string>;
+  permissions?: string[];
   host_permissions?: string[];
+  optional_host_permissions?: string[];
+  minimum_chrome_version?: string;
+  options_ui?: { page: string; open_in_tab?: boolean };
+  browser_specific_settings?: { gecko?: { id?: string; strict_min_version?: string; data_collection_permissions?: unknown } };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Packages (`npm run zip`: the store packages; `npm run zip:e2e`: the same with site access granted at install)
+
+/** package.json's version, which the packages' names and manifests carry. */
+export const VERSION = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+
+/** Where a package is: `.output/forager-<version>-<browser>.zip`, or for `e2e` the one in .output/e2e. */
+export function packagePath(browser: 'chrome' | 'firefox', opts: { e2e: boolean }): string {
+  return path.join(opts.e2e ? E2E_OUT : path.join(ROOT, '.output'), `forager-${VERSION}-${browser}.zip`);
+}
+
+async function openPackage(zip: string): Promise<JSZip> {
+  if (!existsSync(zip)) throw new Error(`No package at ${zip}: run \`npm run zip\` (store) or \`npm run zip:e2e\` (tests).`);
+  return JSZip.loadAsync(readFileSync(zip));
+}
+
+/** The manifest inside a package. */
+export async function packageManifest(zip: string): Promise<Manifest> {
+  const file = (await openPackage(zip)).file('manifest.json');
+  if (!file) throw new Error(`${zip} holds no manifest.json`);
+  return JSON.parse(await file.async('string')) as Manifest;
+}
+
+/** The file names inside a package. */
+export async function packageFiles(zip: string): Promise<string[]> {
+  return Object.values((await openPackage(zip)).files)
+    .filter((f) => !f.dir)
+    .map((f) => f.name);
+}
+
+/** One file of a package, as text. */
+export async function packageText(zip: string, name: string): Promise<string> {
+  const file = (await openPackage(zip)).file(name);
+  if (!file) throw new Error(`${zip} holds no ${name}`);
+  return file.async('string');
+}
+
+/** Unpacks a package into `dir` (Chromium loads extensions from a folder). */
+export async function unpackPackage(zip: string, dir: string): Promise<void> {
+  const archive = await openPackage(zip);
+  for (const entry of Object.values(archive.files)) {
+    const target = path.resolve(dir, entry.name);
+    if (!target.startsWith(path.resolve(dir) + path.sep)) throw new Error(`${zip}: ${entry.name} points outside the package`);
+    if (entry.dir) mkdirSync(target, { recursive: true });
+    else {
+      mkdirSync(path.dirname(target), { recursive: true });
+      writeFileSync(target, await entry.async('nodebuffer'));
+    }
+  }
 }
 
 /**
- * Throws a clear error unless `dir` holds a build made with FORAGER_E2E=1 (host permission granted up front: a
- * headless browser never answers the permission prompt, so a normal build cannot crawl there).
+ * Throws a clear error unless `zip` is an e2e package: made with FORAGER_E2E=1, host permission granted up front (a
+ * headless browser never answers the permission prompt, so a store package cannot crawl there).
  */
-export function assertE2EBuild(dir: string): void {
-  const file = path.join(dir, 'manifest.json');
-  if (!existsSync(file))
-    throw new Error(`No extension build at ${dir}: run \`npm run test:e2e\` (it builds with FORAGER_E2E=1).`);
-  const manifest = JSON.parse(readFileSync(file, 'utf8')) as Manifest;
-  if (!manifest.host_permissions?.includes('<all_urls>')) {
-    throw new Error(`${dir} is a normal build; the e2e tests need FORAGER_E2E=1 (run \`npm run test:e2e\`).`);
-  }
+export async function assertE2EPackage(zip: string): Promise<void> {
+  if (!(await packageManifest(zip)).host_permissions?.includes('<all_urls>'))
+    throw new Error(`${zip} is a store package; the e2e tests need one made by \`npm run zip:e2e\` (FORAGER_E2E=1).`);
 }
 
 /**
@@ -398,16 +460,16 @@ export interface FirefoxSession {
   close(): Promise<void>;
 }
 
-/** Launches firefox-esr, installs the built extension in `dir` and fixes its internal UUID (so its pages have a known URL). */
 /**
- * `downloadDir`: where downloads land, without asking (the export tests read the files there). `prefs`: more
- * Firefox preferences (e.g. a short `extensions.background.idle.timeout`, to have the event page suspended).
+ * Launches firefox-esr, installs the extension (`extension`: a build folder or a package, .zip) as a temporary add-on
+ * and fixes its internal UUID (so its pages have a known URL). `downloadDir`: where downloads land, without asking.
+ * `prefs`: more Firefox preferences.
  */
 export async function launchFirefox(
-  dir: string,
+  extension: string,
   options: { downloadDir?: string; prefs?: Record<string, unknown> } = {},
 ): Promise<FirefoxSession> {
-  const uuid = '6b1c9d52-3f0e-4a57-9a3d-5f3c2b7e9a10';
+  const uuid = FIREFOX_UUID;
   const downloads = options.downloadDir
     ? {
         'browser.download.folderList': 2,
@@ -438,7 +500,7 @@ export async function launchFirefox(
     },
   });
   try {
-    await browser.installExtension(dir);
+    await browser.installExtension(extension);
   } catch (e) {
     await browser.close().catch(() => {});
     throw e;
@@ -450,8 +512,13 @@ export async function launchFirefox(
  * Opens a moz-extension:// page in a new tab. Its `goto` never resolves (and `page.url()` stays about:blank), so
  * this waits until the document itself says it is at `url` and loaded.
  */
-export async function openFirefoxPage(browser: Browser, url: string): Promise<Page> {
+export async function openFirefoxPage(
+  browser: Browser,
+  url: string,
+  viewport?: { width: number; height: number },
+): Promise<Page> {
   const page = await browser.newPage();
+  if (viewport) await page.setViewport(viewport);
   page.goto(url, { timeout: 0 }).catch(() => {});
   await waitFor(
     () => page.evaluate((u) => location.href === u && document.readyState === 'complete', url).catch(() => false),
@@ -548,6 +615,28 @@ export async function clickTestId(page: Page, testid: string, timeoutMs = 60_000
 }
 
 /**
+ * Waits for the start form; fails at once, with the page's own words, when the page shows an error instead (e.g. the
+ * background did not answer), rather than when the deadline passes.
+ */
+export async function waitForStartForm(page: Page, timeoutMs = 60_000): Promise<void> {
+  const shown = await waitFor(
+    async () => {
+      if (await page.$(tid('start-form'))) return { ok: true as const };
+      const error = await page
+        .$eval(`${tid('popup-error')}, ${tid('start-message')}, ${tid('crawl-view-error')}`, (el) => el.textContent)
+        .catch(() => null);
+      if (error) return { error };
+      const note = await page.$eval(`${tid('not-serp')}`, (el) => el.textContent).catch(() => null);
+      return note ? { error: `no results found in the tab: ${note}` } : null;
+    },
+    'the start form',
+    timeoutMs,
+    100,
+  );
+  if ('error' in shown) throw new Error(`the start form is not shown: ${shown.error}`);
+}
+
+/**
  * In a start form: budget and politeness set, then Crawl clicked. Resolves to the new crawl's id once its panel shows
  * (a popup may show an earlier crawl's panel until then).
  */
@@ -555,17 +644,19 @@ export async function startFromForm(
   page: Page,
   settings: { maxPages: number; politenessDelayMs: number; n?: number },
 ): Promise<string> {
-  await page.waitForSelector(tid('start-form'), { timeout: 60_000 });
+  await waitForStartForm(page);
   const before = await page.$eval(tid('crawl-panel'), (el) => el.getAttribute('data-crawl-id')).catch(() => null);
   await setField(page, 'max-pages', String(settings.maxPages));
   if (settings.n !== undefined) await setField(page, 'param-n', String(settings.n));
   await page.bringToFront();
-  await within(page.click(`${tid('advanced')} summary`), 30_000, 'click on Advanced');
+  await within(page.click(`${tid('advanced')} summary`), 30_000, 'click on More settings');
   await setField(page, 'politeness', String(settings.politenessDelayMs));
   await clickTestId(page, 'crawl-button');
   const outcome = await waitFor(
     async () => {
-      const message = await page.$eval(tid('start-message'), (el) => el.textContent).catch(() => null);
+      const message = await page
+        .$eval(`${tid('start-message')}, ${tid('popup-error')}`, (el) => el.textContent)
+        .catch(() => null);
       if (message) return { error: message };
       const id = await page.$eval(tid('crawl-panel'), (el) => el.getAttribute('data-crawl-id')).catch(() => null);
       return id && id !== before ? { id } : null;
@@ -600,17 +691,14 @@ export async function panelPages(page: Page): Promise<number> {
   return Number(await page.$eval(tid('progress'), (el) => el.getAttribute('aria-valuenow')).catch(() => '0'));
 }
 
-/** The result rows shown: URL, score, fresh flag, the title as text, whether it has a score bar. */
-export function resultRows(
-  page: Page,
-): Promise<{ url: string; score: number; fresh: boolean; title: string; scoreBar: boolean; badge: boolean }[]> {
+/** The result rows shown: URL, score, fresh flag, the title as text, whether it has the "new" badge. */
+export function resultRows(page: Page): Promise<{ url: string; score: number; fresh: boolean; title: string; badge: boolean }[]> {
   return page.$$eval(tid('result-row'), (rows) =>
     rows.map((r) => ({
       url: r.getAttribute('data-url') ?? '',
       score: Number(r.getAttribute('data-score')),
       fresh: r.getAttribute('data-fresh') === 'true',
       title: r.querySelector('[data-testid="result-link"]')?.textContent ?? '',
-      scoreBar: !!r.querySelector('.score-bar[role="meter"]'),
       badge: !!r.querySelector('[data-testid="fresh-badge"]'),
     })),
   );
@@ -618,9 +706,11 @@ export function resultRows(
 
 /**
  * Clicks the results page's `export-<format>` button and returns the file the browser saved into `dir`, once no
- * download is still partial there (Chromium writes `.crdownload`, Firefox `.part`).
+ * download is still partial there (Chromium writes `.crdownload`, Firefox `.part`). `dir` is emptied first: a browser
+ * saves a second file of the same name as "name (1).json".
  */
 export async function saveExport(results: Page, dir: string, format: string): Promise<string> {
+  for (const f of readdirSync(dir)) rmSync(path.join(dir, f), { force: true, recursive: true });
   await results.evaluate(() => delete (window as unknown as { foragerLastExport?: unknown }).foragerLastExport);
   await clickTestId(results, `export-${format}`);
   const filename = await waitFor(
@@ -633,25 +723,6 @@ export async function saveExport(results: Page, dir: string, format: string): Pr
     `${file} on disk`,
   );
   return readFileSync(file, 'utf8');
-}
-
-/** The id of the tab showing `url`, asked from an extension page (Firefox has no service worker to evaluate in). */
-export async function firefoxTabId(session: FirefoxSession, url: string): Promise<number> {
-  const probe = await openFirefoxPage(session.browser, `${session.base}popup.html`);
-  try {
-    return await waitFor(
-      () =>
-        probe.evaluate(async (u) => {
-          const api = (
-            globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }
-          ).browser;
-          return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
-        }, url),
-      'the results tab id',
-    );
-  } finally {
-    await probe.close();
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -442,8 +442,8 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
       {!failed && (
         <>
           <div class="list-head">
-            <span class="muted" data-testid="page-count">
-              {t('pagesChecked', pages.length, r.stats.maxPages)}
+            <span class="muted" data-testid="page-count" data-total={pages.length}>
+              {t('pageCount', pages.length, counts.newRelevant)}
             </span>
             <ListToggles
               counts={counts}

@@ -67,6 +67,12 @@ export interface StartOptions extends GenerateOptions {
   port?: number;
   /** Where /hostile/to-private redirects (a URL on a private host the crawler must not contact). */
   privateRedirect?: string;
+  /**
+   * Awaited before a request is answered (after `delayMs`; robots.txt is never held): a test holds answers until it
+   * releases them (`ResponseGate` in ./gate.ts), which catches a crawl in a known state whatever the machine's speed.
+   * `'drop'` closes the connection instead of answering.
+   */
+  hold?: (request: RequestLog) => Promise<'answer' | 'drop'> | undefined;
 }
 
 export interface RunningTestWeb {
@@ -160,7 +166,8 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
     const origin = originOf(site);
     const url = origin + (req.url ?? '/');
     const delayMs = delayOf(site, (req.url ?? '/').split('?')[0]);
-    requests.push({ url, site, method: req.method ?? 'GET', time: Date.now(), delayMs, headers: { ...req.headers } });
+    const entry: RequestLog = { url, site, method: req.method ?? 'GET', time: Date.now(), delayMs, headers: { ...req.headers } };
+    requests.push(entry);
     counts.set(url, (counts.get(url) ?? 0) + 1);
     res.on('error', () => {}); // a client that vanishes mid-response is not our problem
     const go = () => {
@@ -193,9 +200,19 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
       if (page) servePage(res, page);
       else plain(res, 404, 'Not found');
     };
+    const answer = () => {
+      const held = opts.hold && !(req.url ?? '').startsWith('/robots.txt') ? opts.hold(entry) : undefined;
+      if (!held) go();
+      else
+        void held.then((outcome) => {
+          if (closed) return;
+          if (outcome === 'drop') req.socket.destroy();
+          else go();
+        });
+    };
     if (delayMs === Number.POSITIVE_INFINITY) return; // never answered; close() destroys the socket
-    if (delayMs > 0) later(delayMs, go);
-    else go();
+    if (delayMs > 0) later(delayMs, answer);
+    else answer();
   };
 
   const hostileCache = new Map<string, Buffer>();

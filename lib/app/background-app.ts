@@ -92,6 +92,8 @@ export interface BackgroundParts {
   guardNetwork?(policy: UrlPolicy): Promise<void>;
   strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;
+  /** Empties the extension storage beyond the crawl store, after the crawls ("Delete all Forager data"). */
+  clearStorage?(): Promise<void>;
   failures?: FailureNotes;
   session: SessionMark;
   keepAlive: KeepAliveParts;
@@ -176,6 +178,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     store: parts.store,
     strategies: parts.strategies,
     inspectTab: parts.inspectTab,
+    clearStorage: parts.clearStorage,
     ready,
   });
 

@@ -27,6 +27,8 @@ export interface RequestDeps {
   inspectTab(tabId: number): Promise<TabContext>;
   /** Awaited before any request: the background's start-up recovery. */
   ready?: Promise<unknown>;
+  /** Empties the extension's own storage (storage.local and the like; the crawls are the store's), for deleteAll. */
+  clearStorage?(): Promise<void>;
 }
 
 function crawlId(value: unknown): string {
@@ -56,6 +58,11 @@ const HANDLERS = {
   'forager/rename': (req, { runner }) => runner.rename(crawlId(req.id), req.name),
   'forager/delete': async (req, { runner }) => {
     await runner.remove(crawlId(req.id));
+    return true as const;
+  },
+  'forager/deleteAll': async (_req, { runner, clearStorage }) => {
+    await runner.removeAll();
+    await clearStorage?.();
     return true as const;
   },
   'forager/list': (_req, { runner }) => runner.list(),

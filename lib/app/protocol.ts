@@ -92,6 +92,8 @@ export interface Requests {
   'forager/stop': { params: { id: string }; answer: CrawlRecord };
   'forager/rename': { params: { id: string; name: string }; answer: CrawlRecord };
   'forager/delete': { params: { id: string }; answer: true };
+  /** Every crawl and everything else Forager keeps (the options page's "Delete all Forager data"). */
+  'forager/deleteAll': { params: NoParams; answer: true };
   /** Every crawl, newest first. */
   'forager/list': { params: NoParams; answer: CrawlRecord[] };
   /** The asked crawl, else the running one, else the newest; null when there are none. */

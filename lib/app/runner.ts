@@ -363,6 +363,20 @@ export class CrawlRunner {
     });
   }
 
+  /** Deletes every crawl and everything stored with them (the running one is stopped first): "Delete all data". */
+  removeAll(): Promise<void> {
+    return this.exclusive(async () => {
+      const run = this.run;
+      if (run) {
+        if (run.life.fire('stop')) run.controller.abort();
+        await run.ended; // its last write lands before the delete, not after it
+      }
+      await this.deps.store.deleteAll();
+      for (const id of Object.keys(await this.failures.all())) await this.failures.clear(id);
+      this.deps.onCrawlsChanged?.();
+    });
+  }
+
   /**
    * The state of a crawl for a UI: the asked one, else the running one, else the newest. The running crawl's
    * buffered pages are stored first so the snapshot and later deltas fit together.

@@ -1,6 +1,6 @@
 /**
- * The results-page reader in real Chromium and Firefox (the e2e builds): a page that hides result links from its
- * reader in each way layout allows (stylesheet display/visibility/opacity, no size, clipped, off the page, tiny
+ * The results-page reader in real Chromium and Firefox (the e2e packages, through test/e2e/driver.ts): a page that
+ * hides result links from its reader in each way layout allows (stylesheet display/visibility/opacity, no size, clipped, off the page, tiny
  * font) gets only its visible results read as seeds; and a page listening for whatever the reader might send it
  * (window messages, the DOM event WXT's content-script wrapper dispatches, DOM mutations) sees nothing when the
  * popup reads it.
@@ -9,22 +9,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import {
-  assertE2EBuild,
-  CHROME_DIR,
-  FIREFOX_DIR,
-  firefoxTabId,
-  GECKO_ID,
-  launchChromium,
-  launchFirefox,
-  openExtensionPage,
-  openFirefoxPage,
-  tabIdOf,
-  tid,
-  waitFor,
-  type ChromiumSession,
-  type FirefoxSession,
-} from '../../harness/browsers';
+import { tid, waitFor } from '../../harness/browsers';
+import { BROWSERS, launchDriver, type ExtensionDriver } from './driver';
 
 const VISIBLE = ['https://visible-one.example/', 'https://visible-two.example/', 'https://visible-three.example/'];
 
@@ -101,7 +87,7 @@ async function startPageServer(extensionId: string): Promise<{ url: string; clos
 async function readByPopup(popup: Page): Promise<{ topic: string; seeds: string[] }> {
   await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
   const topic = await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value);
-  const seeds = await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.textContent ?? ''));
+  const seeds = await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.getAttribute('data-url') ?? ''));
   return { topic, seeds };
 }
 
@@ -109,59 +95,27 @@ async function pageSaw(tab: Page): Promise<string[]> {
   return tab.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
 }
 
-describe('the results-page reader in Chromium', () => {
-  let chromium: ChromiumSession;
+describe.each(BROWSERS)('the results-page reader in %s', (browserName) => {
+  let driver: ExtensionDriver;
   let server: { url: string; close(): Promise<void> };
 
   beforeAll(async () => {
-    assertE2EBuild(CHROME_DIR);
-    chromium = await launchChromium(CHROME_DIR);
-    server = await startPageServer(chromium.extensionId);
+    driver = await launchDriver(browserName);
+    server = await startPageServer(driver.extensionId);
   });
 
   afterAll(async () => {
-    await chromium?.close();
+    await driver?.close();
     await server?.close();
   });
 
   test('only the visible results become seeds, and the page sees no message, event or DOM change', async () => {
-    const worker = await chromium.worker();
-    const tab = await chromium.browser.newPage();
+    const tab = await driver.browser.newPage();
     await tab.setViewport({ width: 1280, height: 800 });
     await tab.goto(server.url, { waitUntil: 'load' });
     await waitFor(() => tab.evaluate(() => (window as unknown as { __ready?: boolean }).__ready === true), 'the page script');
-    const tabId = await tabIdOf(worker, server.url);
-    const popup = await openExtensionPage(chromium.browser, chromium.extensionId, `popup.html?tab=${tabId}`);
-    const read = await readByPopup(popup);
-    expect(read.topic).toBe('router admin');
-    // Both at once, so that a failure shows both what was read and what the page saw.
-    expect({ seeds: read.seeds, pageSaw: await pageSaw(tab) }).toEqual({ seeds: VISIBLE, pageSaw: [] });
-  });
-});
-
-describe('the results-page reader in Firefox', () => {
-  let firefox: FirefoxSession;
-  let server: { url: string; close(): Promise<void> };
-
-  beforeAll(async () => {
-    assertE2EBuild(FIREFOX_DIR);
-    firefox = await launchFirefox(FIREFOX_DIR);
-    // Firefox's runtime.id is the add-on's gecko id.
-    server = await startPageServer(GECKO_ID);
-  });
-
-  afterAll(async () => {
-    await firefox?.close();
-    await server?.close();
-  });
-
-  test('only the visible results become seeds, and the page sees no message, event or DOM change', async () => {
-    const tab = await firefox.browser.newPage();
-    await tab.setViewport({ width: 1280, height: 800 });
-    await tab.goto(server.url, { waitUntil: 'load' });
-    await waitFor(() => tab.evaluate(() => (window as unknown as { __ready?: boolean }).__ready === true), 'the page script');
-    const tabId = await firefoxTabId(firefox, server.url);
-    const popup = await openFirefoxPage(firefox.browser, `${firefox.base}popup.html?tab=${tabId}`);
+    const tabId = await driver.tabId(server.url);
+    const popup = await driver.open(`popup.html?tab=${tabId}`, { width: 420, height: 600 });
     const read = await readByPopup(popup);
     expect(read.topic).toBe('router admin');
     // Both at once, so that a failure shows both what was read and what the page saw.

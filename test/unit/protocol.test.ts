@@ -76,6 +76,33 @@ describe('protocol', () => {
     expect(await handle({ type: 'forager/snapshot' })).toEqual({ ok: true, value: null });
   });
 
+  it('deleteAll removes every crawl and clears the extension storage it is given', async () => {
+    const store = createMemoryStore();
+    const runner = new CrawlRunner({
+      store,
+      evaluator: localEvaluator,
+      makeFetcher: () => ({ fetch: async (url) => ({ ok: false, url, reason: 'network', detail: 'offline', elapsedMs: 0 }) }),
+    });
+    let cleared = 0;
+    const handle = createRequestHandler({
+      runner,
+      store,
+      strategies: () => [],
+      inspectTab: async (tabId) => ({ tabId, url: '', title: '', serp: null }),
+      clearStorage: async () => {
+        cleared++;
+      },
+    });
+    for (const topic of ['coffee', 'tea']) {
+      await handle({ type: 'forager/start', start: { topic, seeds: ['https://a.example.com/'], source: { kind: 'manual' } } });
+      await runner.whenIdle();
+    }
+    expect(await store.listCrawls()).toHaveLength(2);
+    expect(await handle({ type: 'forager/deleteAll' })).toEqual({ ok: true, value: true });
+    expect(await store.listCrawls()).toEqual([]);
+    expect(cleared).toBe(1);
+  });
+
   it('answers pages and skips in windows of at most MAX_WINDOW, however many are asked for', async () => {
     const store = createMemoryStore();
     const runner = new CrawlRunner({

@@ -399,6 +399,43 @@ describe('CrawlRunner', () => {
     expect(await store.countPages(record.id)).toBe(0);
   });
 
+  it('removeAll stops the running crawl, lets its last write land, then deletes every crawl', async () => {
+    const store = createMemoryStore();
+    const web = makeWeb();
+    const fetchers: FakeFetcher[] = [];
+    // The second crawl's fetches after the 8th wait until aborted: it is running, fetches in flight, when everything
+    // is deleted.
+    const runner = makeRunner(store, fetchers, () => {
+      const f = fakeFetcher(web, new Map());
+      if (fetchers.length === 0) return f;
+      const answer = f.fetch.bind(f);
+      f.fetch = (url, signal) => {
+        if (f.started < 8) return answer(url, signal);
+        f.hung++;
+        return new Promise<FetchOutcome>((resolve) =>
+          signal?.addEventListener('abort', () =>
+            resolve({ ok: false, url, reason: 'aborted', detail: 'aborted', elapsedMs: 1 }),
+          ),
+        );
+      };
+      return f;
+    });
+    const finished = await runner.start(START);
+    await runner.whenIdle();
+    const running = await runner.start(START);
+    await until(() => fetchers[1].hung > 0, 'the second crawl to be mid-fetch');
+    expect(runner.activeId).toBe(running.id);
+    await runner.removeAll();
+    expect(runner.activeId).toBeNull();
+    expect(await store.listCrawls()).toEqual([]);
+    for (const id of [finished.id, running.id]) {
+      expect(await store.countPages(id)).toBe(0);
+      expect(await store.getSkips(id)).toEqual([]);
+      expect(await store.getCheckpoint(id)).toBeUndefined();
+    }
+    expect(fetchers[1].closed).toBe(true);
+  });
+
   it('records a failing evaluator as skips and still finishes', async () => {
     const store = createMemoryStore();
     const web = makeWeb();

@@ -198,6 +198,26 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     await store.deleteCrawl('never-existed'); // no error
   });
 
+  it('deletes everything at once: no crawl, page, skip or checkpoint is left, and the store works on', async () => {
+    const store = await make();
+    for (const id of ['a', 'b']) {
+      await store.putCrawl(record(id, 1));
+      await store.addPages(id, [page(`https://e.com/${id}`, 0.5)]);
+      await store.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
+      await store.saveCheckpoint(id, checkpoint(1));
+    }
+    await store.deleteAll();
+    expect(await store.listCrawls()).toEqual([]);
+    for (const id of ['a', 'b']) {
+      expect(await store.countPages(id)).toBe(0);
+      expect(await store.getSkips(id)).toEqual([]);
+      expect(await store.getCheckpoint(id)).toBeUndefined();
+    }
+    await store.deleteAll(); // nothing to delete: no error
+    await store.putCrawl(record('c', 2));
+    expect((await store.listCrawls()).map((c) => c.id)).toEqual(['c']);
+  });
+
   it('keys pages by URL: the same page twice keeps one copy, the later one', async () => {
     const store = await make();
     await store.addPages('c', [page('https://e.com/x', 0.1, { title: 'first' })]);
@@ -494,6 +514,28 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
     expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4), skip('https://e.com/s2', 5)]);
     expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));
     expect((await second.listCrawls()).map((c) => c.id)).toEqual(['keep']);
+  });
+
+  it('deleteAll leaves nothing to find on reopening', async () => {
+    const where = place();
+    const first = await where.open();
+    for (const id of ['a', 'b']) {
+      await first.putCrawl(record(id, 1));
+      await first.addPages(id, manyPages(5, 1));
+      await first.addSkips(id, [skip(`https://e.com/s${id}`, 1)]);
+      await first.saveCheckpoint(id, checkpoint(1));
+    }
+    await first.deleteAll();
+    first.close();
+
+    const second = await where.open();
+    opened.push(second);
+    expect(await second.listCrawls()).toEqual([]);
+    for (const id of ['a', 'b']) {
+      expect(await second.countPages(id)).toBe(0);
+      expect(await second.getSkips(id)).toEqual([]);
+      expect(await second.getCheckpoint(id)).toBeUndefined();
+    }
   });
 });
 

@@ -209,6 +209,14 @@ export async function openFileStore(dir: string): Promise<FileCrawlStore> {
         await memory.deleteCrawl(id);
       }),
 
+    deleteAll: () =>
+      serial(async () => {
+        // The crawls folder goes whole; the marker and the lock stay, so the directory is still this store's.
+        await rm(path.join(root, 'crawls'), { recursive: true, force: true });
+        await mkdir(path.join(root, 'crawls'), { recursive: true });
+        await memory.deleteAll();
+      }),
+
     addPages: (crawlId, pages) =>
       serial(async () => {
         checkPages(crawlId, pages);

@@ -264,6 +264,15 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
       });
     },
 
+    deleteAll() {
+      return run('deleting all crawls', async (db) => {
+        const tx = db.transaction(['crawls', 'pages', 'skips', 'checkpoints'], 'readwrite');
+        await commit(tx, (add) => {
+          for (const name of ['crawls', 'pages', 'skips', 'checkpoints'] as const) add(tx.objectStore(name).clear());
+        });
+      });
+    },
+
     addPages(crawlId, pages) {
       return run('saving pages', async (db) => {
         checkPages(crawlId, pages);

@@ -66,6 +66,13 @@ export function createMemoryStore(): CrawlStore {
       checkpoints.delete(id);
     },
 
+    async deleteAll() {
+      crawls.clear();
+      pages.clear();
+      skips.clear();
+      checkpoints.clear();
+    },
+
     async addPages(crawlId, list) {
       checkPages(crawlId, list);
       const copies = structuredClone(list); // all or nothing, like one transaction

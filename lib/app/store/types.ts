@@ -97,6 +97,8 @@ export interface CrawlStore {
   updateCrawl(id: string, patch: Partial<Omit<CrawlRecord, 'id'>>): Promise<CrawlRecord | undefined>;
   /** Deletes the crawl, its pages, skips and checkpoint. */
   deleteCrawl(id: string): Promise<void>;
+  /** Deletes every crawl with its pages, skips and checkpoint, in one write: all of it or (on failure) none. */
+  deleteAll(): Promise<void>;
   addPages(crawlId: string, pages: PageResult[]): Promise<void>;
   /** Pages of a crawl, best score first (ties by URL, descending). */
   getPages(crawlId: string, window?: ListWindow): Promise<PageResult[]>;
