@@ -70,9 +70,9 @@ async function main(): Promise<void> {
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
     await shoot(popup, 'popup-start');
 
-    // A polite crawl, slow enough to be seen mid-way.
+    // A polite crawl (1 s between requests to one site), slow enough to be seen mid-way.
     const t0 = Date.now();
-    const id = await startFromForm(popup, { maxPages: 150, politenessDelayMs: 200 }).catch(async (error: unknown) => {
+    const id = await startFromForm(popup, { maxPages: 150, politenessDelayMs: 1000 }).catch(async (error: unknown) => {
       await popup.screenshot({ path: path.join(outDir, 'failed-start.png') as `${string}.png` });
       throw error;
     });

@@ -57,6 +57,7 @@ export class ToolbarBadge {
   private id: string | null = null;
   private tally = new ScoreTally();
   private status: CrawlStatus | null = null;
+  private createdAt = -Infinity;
   private loading: Promise<void> | null = null;
 
   constructor(private readonly parts: BadgeParts) {}
@@ -83,9 +84,11 @@ export class ToolbarBadge {
     if (message.type !== 'update') return;
     const { id, record, pages } = message;
     if (id !== this.id) {
-      // Only a crawl that runs takes the badge over (another crawl renamed or deleted does not).
-      if (record.status !== 'running' && this.id !== null) return;
+      // A crawl that runs, or one newer than the shown one (it may start and end within one batch: unreachable start
+      // pages fail at once), takes the badge over; an older crawl renamed or resumed-and-paused does not.
+      if (record.status !== 'running' && this.id !== null && record.createdAt < this.createdAt) return;
       this.id = id;
+      this.createdAt = record.createdAt;
       this.tally = new ScoreTally(pages);
       this.status = record.status;
       this.show(record);
@@ -117,6 +120,7 @@ export class ToolbarBadge {
     this.id = null;
     this.tally = new ScoreTally();
     this.status = null;
+    this.createdAt = -Infinity;
     this.parts.surface.set('', BADGE_COLORS.done);
   }
 
@@ -127,6 +131,7 @@ export class ToolbarBadge {
 
   private adopt(snap: CrawlSnapshot): void {
     this.id = snap.record.id;
+    this.createdAt = snap.record.createdAt;
     this.tally = new ScoreTally(snap.scores);
     this.status = snap.record.status;
     this.show(snap.record);

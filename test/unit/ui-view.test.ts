@@ -106,9 +106,10 @@ describe('page view', () => {
   });
 });
 
-const record = (id: string, status: CrawlRecord['status'], pagesEvaluated: number): CrawlRecord =>
+const record = (id: string, status: CrawlRecord['status'], pagesEvaluated: number, createdAt = 0): CrawlRecord =>
   ({
     id,
+    createdAt,
     name: `crawl ${id}`,
     status,
     seeds: [],
@@ -126,10 +127,16 @@ describe('toolbar badge', () => {
     });
     return { badge, shown, ended };
   };
-  const update = (id: string, status: CrawlRecord['status'], n: number, pages: PageResult[]): LiveServerMessage => ({
+  const update = (
+    id: string,
+    status: CrawlRecord['status'],
+    n: number,
+    pages: PageResult[],
+    createdAt = 10,
+  ): LiveServerMessage => ({
     type: 'update',
     id,
-    record: record(id, status, n),
+    record: record(id, status, n, createdAt),
     pages,
   });
 
@@ -143,9 +150,12 @@ describe('toolbar badge', () => {
     badge.receive(update('c1', 'done', 4, []));
     expect(shown.at(-1)).toEqual(['2', BADGE_COLORS.done]);
     expect(ended).toEqual(['"crawl c1": 2 new relevant pages.']);
-    // A rename of another, finished crawl does not take the badge.
-    badge.receive(update('old', 'done', 9, []));
+    // A rename of an older, finished crawl does not take the badge.
+    badge.receive(update('old', 'done', 9, [], 1));
     expect(shown.at(-1)).toEqual(['2', BADGE_COLORS.done]);
+    // A newer crawl heard of only once it ended (it failed within one batch) does.
+    badge.receive(update('fast', 'done', 0, [], 20));
+    expect(shown.at(-1)).toEqual(['!', BADGE_COLORS.error]);
   });
 
   it('a crawl that fetched nothing shows "!" in red; one heard of mid-way loads its earlier pages', async () => {
