@@ -103,7 +103,10 @@ async function cliRun(maxPages: number, latencyMs: number, n: number, browserPid
   const web = await startTestWeb({ ...WEB, delayMs: latencyMs });
   try {
     const topic = web.web.topics[0].id;
-    const policy = { allowPrivate: 'loopback' as const };
+    // As in the extension, where the start form's ticks allow the results page's hosts and ports (its 8 results'
+    // sites of the test web) and no other private host.
+    const ticked = new Set(seedsFor(web.web, topic, 8).map((p) => new URL(web.urlOf(p)).host));
+    const policy = { allowPrivate: false, privateHosts: [...ticked] };
     const run = createCrawl({
       topic: topicQuery(web.web, topic),
       seeds: seedsFor(web.web, topic, 3).map((p) => web.urlOf(p)),

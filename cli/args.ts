@@ -4,9 +4,25 @@
  * never a value silently replaced by a default.
  */
 import { parseArgs } from 'node:util';
-import { cleanSeed, isKnownLanguage, KNOWN_LANGUAGES, MAX_SEEDS, MAX_TOPIC_LENGTH, SETTING_BOUNDS } from '../lib/app/settings';
+import {
+  cleanSeed,
+  isKnownLanguage,
+  KNOWN_LANGUAGES,
+  MAX_SEEDS,
+  MAX_TOPIC_LENGTH,
+  privateSeedHosts,
+  SETTING_BOUNDS,
+} from '../lib/app/settings';
 import type { FetchSettings } from '../lib/app/store/types';
-import { errorMessage, getStrategyInfo, isPrivateHost, resolveParams, strategySpec } from '../lib/engine';
+import {
+  checkHost,
+  errorMessage,
+  getStrategyInfo,
+  normalizeNamedHost,
+  resolveParams,
+  strategySpec,
+  type UrlPolicy,
+} from '../lib/engine';
 
 /** A mistake in the command line: its message is for the user. */
 export class UsageError extends Error {
@@ -58,7 +74,10 @@ Options:
   --timeout MS          per-request timeout (default 10000)
   --max-bytes N         bytes read per page (default 102400)
   --stay-on-sites       follow only links to the seeds' hosts
-  --allow-private       allow loopback and private addresses (a local test web, your own network)
+  --allow-private       allow loopback and private addresses (a local test web, your own network); link-local
+                        ones stay refused
+  --private-host HOST   allow this private host (HOST or HOST:PORT; repeatable), link-local ones included;
+                        cloud metadata addresses (169.254.169.254 ...) are never fetched
   --ignore-robots       do not fetch or obey robots.txt
   --seed N              RNG seed (default 1): same seed, same crawl
   --lang CODE           stop-word language of the topic (default en; ${KNOWN_LANGUAGES.length} known, e.g. de, fr, es)
@@ -103,6 +122,8 @@ export interface CrawlStart {
     maxBuffer: number;
     politenessDelayMs: number;
     stayOnSeedSites: boolean;
+    /** The seeds' private hosts, all allowed by the options above (the start form's ticks). */
+    privateHosts: string[];
     seed: number;
   };
   fetch: FetchSettings;
@@ -121,6 +142,7 @@ const CRAWL_SHAPING = [
   'max-bytes',
   'stay-on-sites',
   'allow-private',
+  'private-host',
   'ignore-robots',
   'seed',
   'lang',
@@ -156,6 +178,7 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
         'max-bytes': { type: 'string' },
         'stay-on-sites': { type: 'boolean' },
         'allow-private': { type: 'boolean' },
+        'private-host': { type: 'string', multiple: true },
         'ignore-robots': { type: 'boolean' },
         seed: { type: 'string' },
         lang: { type: 'string' },
@@ -196,14 +219,20 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
   if (topic.length > MAX_TOPIC_LENGTH) throw new UsageError(`the topic is longer than ${MAX_TOPIC_LENGTH} characters`);
   if (rawSeeds.length > MAX_SEEDS) throw new UsageError(`at most ${MAX_SEEDS} seed URLs, got ${rawSeeds.length}`);
   const allowPrivate = !!o['allow-private'];
+  const privateHosts = (o['private-host'] ?? []).map((entry) => {
+    const host = normalizeNamedHost(entry);
+    if (!host) throw new UsageError(`--private-host: not a host: "${entry}"`);
+    return host;
+  });
+  const policy: UrlPolicy = { allowPrivate, ...(privateHosts.length ? { privateHosts } : {}) };
   const seeds: string[] = [];
   for (const raw of rawSeeds) {
     const seed = cleanSeed(raw);
     if (!seed) throw new UsageError(`"${raw}" is not a seed URL (http or https, without user:password@)`);
-    const host = new URL(seed).hostname;
-    if (!allowPrivate && isPrivateHost(host)) {
+    const refusal = checkHost(new URL(seed), policy);
+    if (!refusal.ok) {
       throw new UsageError(
-        `the seed ${seed} is on a private or loopback address (${host}); add --allow-private to crawl it (a local test web, your own network)`,
+        `the seed ${seed} is refused: ${refusal.detail}; --allow-private allows loopback and private addresses, --private-host HOST[:PORT] names one (cloud metadata addresses are never fetched)`,
       );
     }
     if (!seeds.includes(seed)) seeds.push(seed);
@@ -252,6 +281,7 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
         SETTING_BOUNDS.politenessDelayMs.max,
       ),
       stayOnSeedSites: !!o['stay-on-sites'],
+      privateHosts: privateSeedHosts(seeds).map((p) => p.host),
       seed: intOption(o.seed, 'seed', 1, 1, 2_147_483_647),
     },
     fetch: {
@@ -260,6 +290,7 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
       maxBytes: intOption(o['max-bytes'], 'max-bytes', 100 * 1024, 1024),
       respectRobots: !o['ignore-robots'],
       allowPrivate,
+      ...(privateHosts.length ? { privateHosts } : {}),
     },
   };
   if (o.save === '') throw new UsageError('--save needs a directory');

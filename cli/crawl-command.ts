@@ -14,7 +14,16 @@ import { openFileStore } from '../lib/app/store/file-store';
 import { createMemoryStore } from '../lib/app/store/memory-store';
 import type { CrawlRecord, CrawlStore } from '../lib/app/store/types';
 import { oneLine } from '../lib/app/text-safety';
-import { type CrawlStats, createFetcher, errorMessage, listStrategies, localEvaluator, type PageResult } from '../lib/engine';
+import {
+  type CrawlStats,
+  createFetcher,
+  errorMessage,
+  listStrategies,
+  localEvaluator,
+  type PageResult,
+  type UrlPolicy,
+} from '../lib/engine';
+import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { CRAWL_HELP, type CrawlCommand, type CrawlOutput, parseCrawlArgs, UsageError } from './args';
 
 export interface CliIo {
@@ -123,6 +132,15 @@ export async function runCrawlCommand(argv: string[], io: CliIo): Promise<number
   }
 }
 
+/** A command-line crawl's URL rules: the seeds' (ticked) private hosts, plus --allow-private and --private-host. */
+export function cliPolicy(record: CrawlRecord): UrlPolicy {
+  const policy = crawlPolicy(record.seeds, record.settings);
+  const fetch = record.settings.fetch;
+  if (fetch?.allowPrivate) policy.allowPrivate = true;
+  if (fetch?.privateHosts?.length) policy.privateHosts = [...new Set([...(policy.privateHosts ?? []), ...fetch.privateHosts])];
+  return policy;
+}
+
 async function crawl(
   command: Extract<CrawlCommand, { kind: 'start' | 'resume' }>,
   store: CrawlStore,
@@ -141,19 +159,27 @@ async function crawl(
     store,
     evaluator: localEvaluator,
     strategies: () => describeStrategies(listStrategies()),
-    urlPolicy: (record) => {
-      const policy = crawlPolicy(record.seeds, record.settings);
-      return record.settings.fetch?.allowPrivate ? { ...policy, allowPrivate: true } : policy;
-    },
-    makeFetcher: (settings, urlPolicy) =>
-      createFetcher({
+    urlPolicy: (record) => cliPolicy(record),
+    makeFetcher: (settings, urlPolicy) => {
+      // Connections only to addresses the policy allows, whatever a host name resolves to (lib/node/guarded-fetch.ts).
+      const net = createGuardedFetch(urlPolicy);
+      const fetcher = createFetcher({
+        fetch: net.fetch,
         politenessDelayMs: settings.politenessDelayMs,
         maxInFlight: settings.fetch?.concurrency,
         timeoutMs: settings.fetch?.timeoutMs,
         maxBytes: settings.fetch?.maxBytes,
         respectRobots: settings.fetch?.respectRobots ?? true,
         urlPolicy,
-      }),
+      });
+      return {
+        ...fetcher,
+        close() {
+          fetcher.close();
+          void net.close();
+        },
+      };
+    },
     onUpdate: (_id, record) => progress(record.stats),
     onError: (error) => say(`\nforager: ${errorMessage(error)}\n`),
   });

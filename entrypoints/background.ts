@@ -6,9 +6,18 @@
 import { createBackgroundApp, storedFailureNotes } from '../lib/app/background-app';
 import { type EndNotice, ToolbarBadge } from '../lib/app/badge';
 import { createGuardedEvaluator } from '../lib/app/evaluator/guarded-evaluator';
+import {
+  AddressGuard,
+  isOwnRequest,
+  toReport,
+  WATCH_FILTER,
+  type WebRequestDetails,
+  type WebRequestEventName,
+  watchedEvents,
+} from '../lib/app/address-guard';
 import { createPortEvaluator, type EvaluatorPorts, offscreenEnsurer } from '../lib/app/evaluator/port-evaluator';
 import { describeStrategies } from '../lib/app/handlers';
-import { GUARD_RULE_IDS, networkGuardRules } from '../lib/app/network-guard';
+import { networkGuardRules } from '../lib/app/network-guard';
 import type { EvaluatorPortHandoff, TabContext } from '../lib/app/protocol';
 import { createIdbStore } from '../lib/app/store/idb-store';
 import { draftFromMenu, type MenuClick, type PageText, startHash, toSerpInfo } from '../lib/app/view/start-draft';
@@ -23,7 +32,32 @@ const NOTIFY_KEY = 'forager.notifyOnEnd';
 
 /** The part of declarativeNetRequest the network guard uses (Chrome 84+, Firefox 113+ in MV3). */
 interface DeclarativeNetRequest {
+  getSessionRules(): Promise<{ id: number }[]>;
   updateSessionRules(options: { removeRuleIds?: number[]; addRules?: ReturnType<typeof networkGuardRules> }): Promise<void>;
+}
+
+/** A webRequest event, as far as the address guard uses it. */
+interface WebRequestEvent {
+  addListener(listener: (d: WebRequestDetails) => unknown, filter: typeof WATCH_FILTER, extraInfoSpec?: string[]): void;
+  removeListener(listener: (d: WebRequestDetails) => unknown): void;
+}
+type WebRequestApi = Record<WebRequestEventName, WebRequestEvent>;
+/** Firefox's dns API (the polyfill's types do not cover it). */
+interface DnsApi {
+  resolve(hostname: string): Promise<{ addresses: string[] }>;
+}
+
+/**
+ * The browser APIs the network guards need, or an error saying which is missing: no crawl runs without them.
+ * declarativeNetRequest blocks private hosts by name; webRequest reports the address of every answer; Firefox's
+ * dns resolves each host name before its request is sent.
+ */
+function guardApis(): { dnr: DeclarativeNetRequest; webRequest: WebRequestApi; dns?: DnsApi } {
+  const api = browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest; webRequest?: WebRequestApi; dns?: DnsApi };
+  if (!api.declarativeNetRequest?.updateSessionRules) throw new Error('the declarativeNetRequest API is not available');
+  if (!api.webRequest?.onResponseStarted) throw new Error('the webRequest API is not available');
+  if (import.meta.env.FIREFOX && !api.dns?.resolve) throw new Error('the dns API is not available');
+  return { dnr: api.declarativeNetRequest, webRequest: api.webRequest, dns: api.dns };
 }
 
 /** Chrome-only APIs the polyfill's types do not cover. */
@@ -115,16 +149,6 @@ async function inspectTab(tabId: number): Promise<TabContext> {
   return context;
 }
 
-/** Redirect hops are followed by the browser out of the engine's sight: session rules block this extension's own
- * requests to private hosts, except the crawl's private seed hosts (lib/app/network-guard.ts). */
-async function guardNetwork(policy: { privateHosts?: string[] }): Promise<void> {
-  const dnr = (browser as unknown as { declarativeNetRequest?: DeclarativeNetRequest }).declarativeNetRequest;
-  if (!dnr?.updateSessionRules)
-    throw new Error('declarativeNetRequest is not available: redirect hops to private hosts are not blocked');
-  const ownDomain = new URL(browser.runtime.getURL('/')).host;
-  await dnr.updateSessionRules({ removeRuleIds: GUARD_RULE_IDS, addRules: networkGuardRules(ownDomain, policy.privateHosts) });
-}
-
 /**
  * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark (a
  * time stamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
@@ -137,21 +161,91 @@ async function clearStorage(): Promise<void> {
 
 export default defineBackground(() => {
   const store = createIdbStore();
+  // ---- the address guard: what the browser reports about the crawl's own requests (lib/app/address-guard.ts) ----
+  const ownOrigin = browser.runtime.getURL('/').replace(/\/$/, '');
+  let addressGuard: AddressGuard | null = null;
+  /** Fetchers open (one per run; a run winding down may overlap the next one's start). */
+  let openFetchers = 0;
+  const watchers = new Map<string, (d: WebRequestDetails) => unknown>();
+  const watchRequests = (on: boolean) => {
+    const { webRequest, dns } = guardApis();
+    const events = webRequest as unknown as Record<string, WebRequestEvent>;
+    if (on && watchers.size === 0) {
+      for (const [event, phase] of Object.entries(watchedEvents(import.meta.env.FIREFOX))) {
+        const listener = (d: WebRequestDetails) => {
+          if (addressGuard && isOwnRequest(d, ownOrigin)) addressGuard.report(toReport(phase, d));
+        };
+        // Firefox refuses an extraInfoSpec argument (even undefined) on events that take none.
+        if (event === 'onHeadersReceived') events[event].addListener(listener, WATCH_FILTER, ['responseHeaders']);
+        else events[event].addListener(listener, WATCH_FILTER);
+        watchers.set(event, listener);
+      }
+      if (dns) {
+        // Firefox can hold a request until its host name is resolved: screen every one before it is sent.
+        const screen = async (d: WebRequestDetails) => {
+          const guard = addressGuard;
+          if (!guard || !isOwnRequest(d, ownOrigin)) return {};
+          const verdict = await guard.screen(d.requestId, d.url, async (host) => (await dns.resolve(host)).addresses);
+          return verdict.ok ? {} : { cancel: true };
+        };
+        events.onBeforeRequest.addListener(screen, WATCH_FILTER, ['blocking']);
+        watchers.set('screen', screen);
+      }
+    } else if (!on) {
+      for (const [event, listener] of watchers) events[event === 'screen' ? 'onBeforeRequest' : event].removeListener(listener);
+      watchers.clear();
+    }
+  };
+
   const app = createBackgroundApp({
     store,
     evaluator: makeEvaluator(),
     strategies: () => describeStrategies(listStrategies()),
     inspectTab,
-    guardNetwork,
-    makeFetcher: (settings, urlPolicy) =>
-      createFetcher({
+    // Session rules block this extension's own requests to private hosts by name, except the crawl's ticked private
+    // seed hosts (lib/app/network-guard.ts); the runner starts no crawl unless they are in place.
+    // The address guard's listeners are on before the run's first request (and off once no fetcher is open).
+    guardNetwork: async (policy) => {
+      const { dnr } = guardApis();
+      const ownDomain = new URL(browser.runtime.getURL('/')).host;
+      const addRules = networkGuardRules(ownDomain, policy.privateHosts);
+      const removeRuleIds = (await dnr.getSessionRules()).map((r) => r.id);
+      await dnr.updateSessionRules({ removeRuleIds, addRules });
+      watchRequests(true);
+    },
+    makeFetcher: (settings, urlPolicy) => {
+      // Every request of the run goes through the address guard, which the browser's reports feed while it is open.
+      const guard = new AddressGuard({
+        policy: urlPolicy,
+        fetch: (input, init) => globalThis.fetch(input, init),
+        onBan: (ban) => console.warn('[forager] refused', ban.detail),
+      });
+      addressGuard = guard;
+      openFetchers++;
+      watchRequests(true); // already on (guardNetwork), unless an earlier run's fetcher closed since
+      const fetcher = createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
         maxInFlight: 6,
         // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
         timeoutMs: 10_000,
         respectRobots: true,
         urlPolicy,
-      }),
+        fetch: guard.fetch,
+      });
+      let closed = false;
+      return {
+        ...fetcher,
+        close() {
+          fetcher.close();
+          if (closed) return;
+          closed = true;
+          if (--openFetchers === 0) {
+            watchRequests(false);
+            if (addressGuard === guard) addressGuard = null;
+          }
+        },
+      };
+    },
     failures: storedFailureNotes({
       get: (key) => browser.storage.local.get(key),
       set: (items) => browser.storage.local.set(items),
@@ -251,5 +345,7 @@ export default defineBackground(() => {
 
   // For end-to-end tests and debugging from the worker's console.
   const { runner, hub, handle, ready } = app;
-  Object.assign(globalThis, { forager: { runner, store, hub, handle, onMenuClick, ready, badge } });
+  Object.assign(globalThis, {
+    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge },
+  });
 });

@@ -637,14 +637,19 @@ export async function waitForStartForm(page: Page, timeoutMs = 60_000): Promise<
 }
 
 /**
- * In a start form: budget and politeness set, then Crawl clicked. Resolves to the new crawl's id once its panel shows
- * (a popup may show an earlier crawl's panel until then).
+ * In a start form: budget and politeness set, the start pages on this computer ticked (the test webs are on
+ * 127.0.0.1, and a private seed host is crawled only when ticked; `tickPrivateHosts: false` leaves them), then Crawl
+ * clicked. Resolves to the new crawl's id once its panel shows (a popup may show an earlier crawl's panel until then).
  */
 export async function startFromForm(
   page: Page,
-  settings: { maxPages: number; politenessDelayMs: number; n?: number },
+  settings: { maxPages: number; politenessDelayMs: number; n?: number; tickPrivateHosts?: boolean },
 ): Promise<string> {
   await waitForStartForm(page);
+  if (settings.tickPrivateHosts ?? true) {
+    await page.bringToFront();
+    for (const box of await page.$$(`${tid('private-host')}:not([disabled]):not(:checked)`)) await box.click();
+  }
   const before = await page.$eval(tid('crawl-panel'), (el) => el.getAttribute('data-crawl-id')).catch(() => null);
   await setField(page, 'max-pages', String(settings.maxPages));
   if (settings.n !== undefined) await setField(page, 'param-n', String(settings.n));

@@ -1,6 +1,8 @@
 /**
  * From crawl records to numbers: per topic (mean over RNG seeds), then mean ± standard error over topics, for every
- * task, strategy, metric and budget, plus the dynamic view (every `step` pages) and paired comparisons.
+ * task, strategy, metric and budget, plus the dynamic view (every `step` pages) and paired comparisons; for crawls on
+ * the simulated network, the same over simulated time (recall and harvest at given seconds, time to the first k
+ * targets).
  *
  * Metrics (see lab/README.md for the reasoning):
  * - recall: target recall, seeds excluded;
@@ -13,18 +15,17 @@
 import { tokenize } from '../lib/engine';
 import type { CorpusIndex } from './corpus';
 import {
-  bm25Scores,
-  meanOverCrawl,
+  type Bm25Options,
+  type CrawledPage,
+  mean,
   meanSe,
   maxPairedT,
   pairedComparison,
   rankBy,
-  setRecall,
   sparseCosine,
   tfidf,
   topK,
   type PairedComparison,
-  type RankDoc,
 } from './metrics';
 import type { CrawlRecord } from './run';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
@@ -53,6 +54,10 @@ export interface MetricResult {
   /** Budget (as a string key) -> cell. */
   budgets: Record<string, Cell>;
   dynamic: Series;
+  /** Simulated network runs: seconds of simulated time (as a string key) -> cell. */
+  times?: Record<string, Cell>;
+  /** Simulated network runs: the dynamic view over simulated time (`seconds`, not `pages`). */
+  timeDynamic?: Series & { seconds: number[] };
 }
 
 export interface Comparison extends PairedComparison {
@@ -84,6 +89,47 @@ export interface AnalysisOptions {
   ks: number[];
   /** Dynamic view resolution (pages). Default 50. */
   step?: number;
+  /** The view over simulated time (records with `times`). */
+  time?: TimeOptions;
+}
+
+/**
+ * BM25 scores of every corpus page for a query, through the inverted index: the same values as {@link bm25Scores}
+ * over the whole corpus (same formula, same order of additions per page), without visiting pages that hold no query term.
+ */
+export function corpusBm25(corpus: CorpusIndex, queryTerms: string[], options: Bm25Options = {}): Float64Array {
+  const k1 = options.k1 ?? 1.2;
+  const b = options.b ?? 0.75;
+  const N = corpus.size;
+  const avgdl = mean(corpus.length) || 1;
+  const qtf = new Map<string, number>();
+  for (const t of queryTerms) qtf.set(t, (qtf.get(t) ?? 0) + 1);
+  const scores = new Float64Array(N);
+  for (const [t, q] of qtf) {
+    const k = corpus.termId.get(t);
+    const n = k === undefined ? 0 : corpus.df[k];
+    const idf = Math.log(1 + (N - n + 0.5) / (n + 0.5));
+    const { docs, counts } = corpus.postings(t);
+    for (let p = 0; p < docs.length; p++) {
+      const d = docs[p];
+      const f = counts[p];
+      const norm = k1 * (1 - b + (b * corpus.length[d]) / avgdl);
+      scores[d] += q * idf * ((f * (k1 + 1)) / (f + norm));
+    }
+  }
+  return scores;
+}
+
+/** How many of the distinct terms each corpus page contains. */
+export function corpusTermCounts(corpus: CorpusIndex, terms: string[]): Int32Array {
+  const counts = new Int32Array(corpus.size);
+  for (const t of new Set(terms)) for (const d of corpus.postings(t).docs) counts[d]++;
+  return counts;
+}
+
+/** The corpus's IDF as a lookup for {@link tfidf}. */
+export function corpusIdf(corpus: CorpusIndex): { get(term: string): number | undefined } {
+  return { get: (term) => corpus.idf(term) };
 }
 
 /** Ranks the corpus for a topic: BM25 against the description, and distinct keywords with PageRank ties. */
@@ -92,15 +138,89 @@ export function staticRankings(
   corpus: CorpusIndex,
 ): { lexical: string[]; linkage: string[]; keywords: string[] } {
   const lang = topic.language ?? 'en';
-  const docs: RankDoc[] = corpus.ids.map((id, i) => ({ id, tf: corpus.tf[i], length: corpus.length[i] }));
-  const bm = bm25Scores(docs, tokenize(topic.description, lang), {}, corpus.df);
+  const bm = corpusBm25(corpus, tokenize(topic.description, lang));
   const keywords = [...new Set(tokenize(topic.keywords, lang))];
-  const kwCount = corpus.tf.map((tf) => keywords.reduce((n, k) => n + (tf[k] ? 1 : 0), 0));
+  const kwCount = corpusTermCounts(corpus, keywords);
   return {
     lexical: rankBy(corpus.ids, bm).filter((id) => bm[corpus.position.get(id)!] > 0),
     linkage: rankBy(corpus.ids, kwCount, corpus.pagerank).filter((id) => kwCount[corpus.position.get(id)!] > 0),
     keywords,
   };
+}
+
+/**
+ * Values of a measure over a crawl's page sequence at ascending page counts, in one pass: `curve(pages, counts)[j]`
+ * is the measure over the first counts[j] pages. Same arithmetic, in the same order, as the one-budget functions
+ * of metrics.ts (setRecall, meanOverCrawl), so the numbers are those to the bit.
+ */
+type Curve = (pages: CrawledPage[], counts: number[]) => number[];
+
+function recallCurve(relevant: string[], seeds: string[]): Curve {
+  const seedSet = new Set(seeds);
+  const want = new Set(relevant.filter((id) => !seedSet.has(id)));
+  return (pages, counts) => {
+    if (want.size === 0) return counts.map(() => NaN);
+    const found = new Set<string>();
+    const out: number[] = [];
+    let i = 0;
+    for (const c of counts) {
+      const end = Math.min(c, pages.length);
+      for (; i < end; i++) {
+        const id = pages[i].id;
+        if (id !== undefined && want.has(id)) found.add(id);
+      }
+      out.push(found.size / want.size);
+    }
+    return out;
+  };
+}
+
+function meanCurve(value: (id: string) => number): Curve {
+  return (pages, counts) => {
+    let s = 0;
+    let n = 0;
+    let i = 0;
+    const out: number[] = [];
+    for (const c of counts) {
+      const end = Math.min(c, pages.length);
+      for (; i < end; i++) {
+        const p = pages[i];
+        if (p.isSeed) continue;
+        s += p.id === undefined ? 0 : value(p.id);
+        n++;
+      }
+      out.push(n ? s / n : NaN);
+    }
+    return out;
+  };
+}
+
+/** Simulated seconds at which the time view is read, and its dynamic points. */
+export interface TimeOptions {
+  /** Seconds at which recall and harvest are tabled (e.g. 30, 60, 300). */
+  seconds: number[];
+  /** Seconds between points of the dynamic view over time. Default: the largest of `seconds` / 60. */
+  step?: number;
+  /** Targets found for "time to the first k targets" (e.g. 1, 10, 25). */
+  firstTargets: number[];
+}
+
+/** Metrics read over simulated time. */
+export const TIME_METRICS = ['recall', 'harvest'];
+
+/** "Time to the first k targets" over topics: seconds per topic (mean over seeds), median, and topics that got there. */
+export interface TimeToTargets {
+  task: TaskId;
+  strategy: string;
+  /** Targets found (seeds excluded). */
+  k: number;
+  /** Seconds, Infinity when a crawl (any of the topic's seeds) never found k targets. */
+  perTopic: Record<string, number>;
+  /** Median over topics (Infinity counts as the largest). */
+  median: number;
+  /** Topics whose every crawl found k targets. */
+  reached: number;
+  n: number;
 }
 
 /** Computes every metric of every crawl record. */
@@ -109,18 +229,28 @@ export function analyze(
   topics: LabTopic[],
   corpus: CorpusIndex,
   options: AnalysisOptions,
-): { results: MetricResult[]; statics: TopicStatics[] } {
+): { results: MetricResult[]; statics: TopicStatics[]; timeToTargets: TimeToTargets[] } {
   const step = options.step ?? 50;
   const maxBudget = Math.max(...options.budgets);
   const points: number[] = [];
   for (let p = step; p <= maxBudget; p += step) points.push(p);
   if (points[points.length - 1] !== maxBudget) points.push(maxBudget);
+  // Every page count any value is read at: the dynamic points, the budgets, and the steps below each budget.
+  const counts = [...new Set([...points, ...options.budgets])].sort((a, b) => a - b);
+  const countIndex = new Map(counts.map((c, j) => [c, j]));
+  const time = options.time;
+  const timePoints: number[] = [];
+  if (time) {
+    const maxT = Math.max(...time.seconds);
+    const tStep = time.step ?? maxT / 60;
+    for (let t = tStep; t <= maxT + 1e-9; t += tStep) timePoints.push(Number(t.toFixed(6)));
+    for (const t of time.seconds) if (!timePoints.includes(t)) timePoints.push(t);
+    timePoints.sort((a, b) => a - b);
+  }
 
   const hubs = new Set(corpus.ids.filter((_, i) => corpus.hub[i]));
+  const idf = corpusIdf(corpus);
   const statics: TopicStatics[] = [];
-  /** topic -> task -> metric -> (pages, budget) -> value */
-  type Evaluate = (pages: CrawlRecord['pages'], budget: number) => number;
-  const metricFns = new Map<string, Map<TaskId, Map<string, Evaluate>>>();
   const metricNames = [
     'recall',
     'recall-area',
@@ -129,47 +259,72 @@ export function analyze(
     ...options.ks.map((k) => `linkage@${k}`),
   ];
   const maxK = Math.max(...options.ks);
+  /** topic -> task -> metric -> curve ('recall-area' is read from the recall curve). */
+  const curves = new Map<string, Map<TaskId, Map<string, Curve>>>();
+  const targetsLeft = new Map<string, Map<TaskId, Set<string>>>();
 
   for (const topic of topics) {
     const ranks = staticRankings(topic, corpus);
     const lang = topic.language ?? 'en';
-    const desc = tfidf(Object.fromEntries(countTerms(tokenize(topic.description, lang))), corpus.idf);
+    const desc = tfidf(Object.fromEntries(countTerms(tokenize(topic.description, lang))), idf);
     const simCache = new Map<string, number>();
     const sim = (id: string): number => {
       let v = simCache.get(id);
       if (v === undefined) {
         const i = corpus.position.get(id);
-        v = i === undefined ? 0 : sparseCosine(tfidf(corpus.tf[i], corpus.idf), desc);
+        v = i === undefined ? 0 : sparseCosine(tfidf(corpus.tf(i), idf), desc);
         simCache.set(id, v);
       }
       return v;
     };
-    const byTask = new Map<TaskId, Map<string, Evaluate>>();
+    const byTask = new Map<TaskId, Map<string, Curve>>();
+    const left = new Map<TaskId, Set<string>>();
     for (const task of [1, 2] as TaskId[]) {
       const seeds = seedsOf(topic, task);
       const exclude = new Set([...hubs, ...seeds]);
       const lexTop = topK(ranks.lexical, maxK, exclude);
       const linkTop = topK(ranks.linkage, maxK, exclude);
       statics.push({ topic: topic.id, task, lexical: lexTop, linkage: linkTop });
-      const fns = new Map<string, Evaluate>();
-      fns.set('recall', (pages, b) => setRecall(pages, b, topic.targets, seeds));
-      // Area under the recall curve up to the budget, normalised: the mean of recall after every `step` pages.
-      // It rewards finding targets early, which recall at the budget alone does not.
-      fns.set('recall-area', (pages, b) => {
-        let sum = 0;
-        let n = 0;
-        for (let p = step; p < b; p += step, n++) sum += setRecall(pages, p, topic.targets, seeds);
-        return (sum + setRecall(pages, b, topic.targets, seeds)) / (n + 1);
-      });
-      fns.set('harvest', (pages, b) => meanOverCrawl(pages, b, sim));
+      const fns = new Map<string, Curve>();
+      fns.set('recall', recallCurve(topic.targets, seeds));
+      fns.set('harvest', meanCurve(sim));
       for (const k of options.ks) {
-        fns.set(`lexical@${k}`, (pages, b) => setRecall(pages, b, lexTop.slice(0, k), seeds));
-        fns.set(`linkage@${k}`, (pages, b) => setRecall(pages, b, linkTop.slice(0, k), seeds));
+        fns.set(`lexical@${k}`, recallCurve(lexTop.slice(0, k), seeds));
+        fns.set(`linkage@${k}`, recallCurve(linkTop.slice(0, k), seeds));
       }
       byTask.set(task, fns);
+      const seedSet = new Set(seeds);
+      left.set(task, new Set(topic.targets.filter((t) => !seedSet.has(t))));
     }
-    metricFns.set(topic.id, byTask);
+    curves.set(topic.id, byTask);
+    targetsLeft.set(topic.id, left);
   }
+
+  /** A metric's values for one record at page counts in any order (recall-area: the mean of recall at every step and at the budget). */
+  const valuesAt = (r: CrawlRecord, metric: string, at: number[]): number[] => {
+    const fns = curves.get(r.topic)!.get(r.task)!;
+    if (metric !== 'recall-area') {
+      const order = at.map((c, j) => [c, j] as const).sort((x, y) => x[0] - y[0]);
+      const sorted = fns.get(metric)!(
+        r.pages,
+        order.map(([c]) => c),
+      );
+      const out = new Array<number>(at.length);
+      order.forEach(([, j], k) => {
+        out[j] = sorted[k];
+      });
+      return out;
+    }
+    const recall = fns.get('recall')!(r.pages, counts);
+    return at.map((b) => {
+      // Area under the recall curve up to the budget, normalised: the mean of recall after every `step` pages.
+      // It rewards finding targets early, which recall at the budget alone does not.
+      let sum = 0;
+      let n = 0;
+      for (let p = step; p < b; p += step, n++) sum += recall[countIndex.get(p) ?? -1] ?? recallAtSlow(r, fns, p);
+      return (sum + (recall[countIndex.get(b) ?? -1] ?? recallAtSlow(r, fns, b))) / (n + 1);
+    });
+  };
 
   const groups = new Map<string, CrawlRecord[]>();
   for (const r of records) {
@@ -178,41 +333,140 @@ export function analyze(
     groups.get(key)!.push(r);
   }
   const results: MetricResult[] = [];
+  const timeToTargets: TimeToTargets[] = [];
   for (const [key, recs] of groups) {
     const [taskText, strategy] = key.split('\0');
     const task = Number(taskText) as TaskId;
     const topicIds = topics.map((t) => t.id).filter((id) => recs.some((r) => r.topic === id));
-    for (const metric of metricNames) {
-      /** Per topic: value at a number of pages, averaged over the topic's seeds. */
-      const perTopicAt = (topicId: string, pagesCrawled: number): number => {
-        const fn = metricFns.get(topicId)!.get(task)!.get(metric)!;
-        const vals = recs
-          .filter((r) => r.topic === topicId)
-          .map((r) => fn(r.pages, pagesCrawled))
-          .filter((v) => !Number.isNaN(v));
-        return vals.length ? vals.reduce((s, v) => s + v, 0) / vals.length : NaN;
-      };
-      const cellAt = (pagesCrawled: number): Cell => {
+    const byTopic = new Map(topicIds.map((t) => [t, recs.filter((r) => r.topic === t)]));
+    /** Per topic, values at each point (mean over the topic's seeds, NaN values left out), then cells over topics. */
+    const cellsOf = (valuesOfRecord: (r: CrawlRecord) => number[], width: number): Cell[] => {
+      const perTopicVals = new Map<string, number[]>();
+      for (const t of topicIds) {
+        const rows = byTopic.get(t)!.map(valuesOfRecord);
+        perTopicVals.set(
+          t,
+          Array.from({ length: width }, (_, j) => {
+            const vals = rows.map((row) => row[j]).filter((v) => !Number.isNaN(v));
+            return vals.length ? vals.reduce((s, v) => s + v, 0) / vals.length : NaN;
+          }),
+        );
+      }
+      return Array.from({ length: width }, (_, j) => {
         const perTopic: Record<string, number> = {};
-        for (const t of topicIds) perTopic[t] = perTopicAt(t, pagesCrawled);
+        for (const t of topicIds) perTopic[t] = perTopicVals.get(t)![j];
         const ms = meanSe(Object.values(perTopic).filter((v) => !Number.isNaN(v)));
         return { mean: ms.mean, se: ms.se, n: ms.n, perTopic };
-      };
+      });
+    };
+    for (const metric of metricNames) {
+      const at = [...options.budgets, ...points];
+      const cells = cellsOf((r) => valuesAt(r, metric, at), at.length);
       const budgets: Record<string, Cell> = {};
-      for (const b of options.budgets) budgets[String(b)] = cellAt(b);
-      const cells = points.map(cellAt);
+      options.budgets.forEach((b, j) => {
+        budgets[String(b)] = cells[j];
+      });
+      const dyn = cells.slice(options.budgets.length);
       const perTopic: Record<string, number[]> = {};
-      for (const t of topicIds) perTopic[t] = cells.map((c) => c.perTopic[t]);
-      results.push({
+      for (const t of topicIds) perTopic[t] = dyn.map((c) => c.perTopic[t]);
+      const result: MetricResult = {
         task,
         strategy,
         metric,
         budgets,
-        dynamic: { pages: points, mean: cells.map((c) => c.mean), se: cells.map((c) => c.se), perTopic },
-      });
+        dynamic: { pages: points, mean: dyn.map((c) => c.mean), se: dyn.map((c) => c.se), perTopic },
+      };
+      if (time && TIME_METRICS.includes(metric) && recs.every((r) => r.times)) {
+        // The pages crawled by each point in time: the count of pages whose time is at most t.
+        const tAt = [...time.seconds, ...timePoints];
+        const tCells = cellsOf(
+          (r) =>
+            valuesAt(
+              r,
+              metric,
+              tAt.map((t) => pagesBy(r.times!, t * 1000)),
+            ),
+          tAt.length,
+        );
+        result.times = {};
+        time.seconds.forEach((t, j) => {
+          result.times![String(t)] = tCells[j];
+        });
+        const tDyn = tCells.slice(time.seconds.length);
+        const tPerTopic: Record<string, number[]> = {};
+        for (const t of topicIds) tPerTopic[t] = tDyn.map((c) => c.perTopic[t]);
+        result.timeDynamic = {
+          pages: [],
+          seconds: timePoints,
+          mean: tDyn.map((c) => c.mean),
+          se: tDyn.map((c) => c.se),
+          perTopic: tPerTopic,
+        };
+      }
+      results.push(result);
+    }
+    if (time && recs.every((r) => r.times)) {
+      for (const k of time.firstTargets) {
+        const perTopic: Record<string, number> = {};
+        for (const t of topicIds) {
+          const left = targetsLeft.get(t)!.get(task)!;
+          const secs = byTopic.get(t)!.map((r) => secondsToTargets(r, left, k));
+          perTopic[t] = secs.reduce((s, v) => s + v, 0) / secs.length;
+        }
+        const values = Object.values(perTopic);
+        const sorted = [...values].sort((a, b) => a - b);
+        const median =
+          sorted.length === 0
+            ? NaN
+            : sorted.length % 2
+              ? sorted[(sorted.length - 1) / 2]
+              : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+        timeToTargets.push({
+          task,
+          strategy,
+          k,
+          perTopic,
+          median,
+          reached: values.filter(Number.isFinite).length,
+          n: values.length,
+        });
+      }
     }
   }
-  return { results, statics };
+  return { results, statics, timeToTargets };
+}
+
+/** Recall at a page count that is not one of the precomputed ones (a budget off the step grid). */
+function recallAtSlow(r: CrawlRecord, fns: Map<string, Curve>, count: number): number {
+  return fns.get('recall')!(r.pages, [count])[0];
+}
+
+/** How many pages had been crawled by `ms` (times ascend). */
+export function pagesBy(times: number[], ms: number): number {
+  let lo = 0;
+  let hi = times.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (times[mid] <= ms) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Seconds until a crawl had found `k` of the targets left to find (Infinity if it never did; at most all of them). */
+export function secondsToTargets(r: CrawlRecord, left: Set<string>, k: number): number {
+  if (!r.times) return NaN;
+  const need = Math.min(k, left.size);
+  if (need === 0) return 0;
+  const found = new Set<string>();
+  for (let i = 0; i < r.pages.length; i++) {
+    const id = r.pages[i].id;
+    if (id !== undefined && left.has(id)) {
+      found.add(id);
+      if (found.size >= need) return r.times[i] / 1000;
+    }
+  }
+  return Infinity;
 }
 
 function countTerms(terms: string[]): Map<string, number> {

@@ -6,24 +6,28 @@
  *   report    rebuild the table and HTML report from a results JSON
  */
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, compareStrategies, type Comparison } from './analysis';
 import { loadCorpusIndex } from './corpus';
-import { DEFAULT_CACHE, pageCountDifferences, prepareDocWeb, REPO_ROOT, SITES_FILE } from './docweb/prepare';
-import { startLocalWeb, type LocalWeb } from './docweb/server';
+import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
+import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
-import { parseStrategies, runCrawls, type CrawlJob } from './run';
+import { networkModel } from './network';
+import { type NetworkSetting, parseStrategies, runCrawls, type CrawlJob } from './run';
 import { loadSitesDir, type SiteConfig } from './sites';
-import { loadTopics, type TaskId } from './topics';
+import { generateTopics, splitOf } from './topic-generator';
+import { type LabTopic, loadTopics, TOPIC_KINDS, type TaskId, validateTopics } from './topics';
 
 const HELP = `Forager crawl lab
 
-  npm run lab -- prepare [--repin] [--force] [--cache DIR]
-  npm run lab -- serve [--sites DIR] [--port N] [--delay MS]
+  npm run lab -- prepare [--corpus NAME] [--repin] [--force] [--cache DIR]
+  npm run lab -- serve [--corpus NAME | --sites DIR] [--port N] [--delay MS]
   npm run lab -- run --topics FILE [options]
   npm run lab -- report --from results.json [--report out.html] [--compare a,b]
+  npm run lab -- topics [--corpus NAME] [--out PREFIX]   generate topics: PREFIX-tune.json, PREFIX-test.json
+                                                         (default lab/topics-<corpus>)
 
 run options:
   --topics FILE        topics in docweb-topics/1 format (required)
@@ -37,13 +41,21 @@ run options:
   --compare A,B        paired comparison of two strategy labels (repeatable; default: each strategy vs the first)
   --json FILE          every number as JSON
   --report FILE        HTML report with plots
-  --sites DIR          a folder of sites to use instead of DocWeb (each subfolder one origin)
-  --workers N          worker threads running crawls (default: one per core; 0 = all in the main thread)
-  --parallel N         crawls at once per worker (default 4)
+  --corpus NAME        docweb (default; 7 sites, 3,540 pages) or docweb-l (35 sites, 44,099 pages); prepared when missing
+  --sites DIR          a folder of sites to use instead of a corpus (each subfolder one origin)
+  --workers N          worker threads running crawls and building the corpus index (default: one per core; 0 = none)
+  --parallel N         crawls at once per worker (default 4 over HTTP, 1 on the simulated network)
   --fetch-concurrency N  fetches in flight per crawl (default 8)
   --max-bytes N        fetcher body cap (default: the engine's)
-  --delay MS           server delay per request (simulates the wide-area web; default 0)
+  --delay MS           server delay per request over HTTP (default 0)
+  --network MODEL      crawl on a simulated network on a virtual clock instead of HTTP: wan (heavy-tailed latency,
+                       slow and failing sites) or lan; pages come from memory, nothing waits for real
+  --network-seed N     seed of the network's draws (default 1)
+  --politeness MS      pause between requests to one site on the simulated network (default 1000, the engine's)
+  --times LIST         simulated seconds at which recall and harvest are tabled (default 30,60,300)
+  --first-targets LIST time to the first k targets, for these k (default 1,10,25)
   --corpus-cache FILE  where the corpus index is cached ('none': do not cache; default under .cache/lab)
+  --rebuild-index      build the corpus index even when the cache is valid (run, topics)
 `;
 
 type Args = { _: string[]; [k: string]: string | boolean | string[] | undefined };
@@ -99,18 +111,36 @@ function intList(args: Args, key: string, fallback: string, min = 1): number[] {
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
-/** The sites to serve: --sites DIR, or DocWeb (prepared first if missing). */
-function resolveSites(args: Args): { sites: SiteConfig[]; description: string } {
+/** The sites to serve: --sites DIR, or a named corpus (--corpus, default DocWeb), prepared first if missing. */
+function resolveSites(args: Args): { sites: SiteConfig[]; redirectStubs: boolean; description: string; corpus: string } {
   const dir = str(args, 'sites');
-  if (dir) return { sites: loadSitesDir(resolve(dir)), description: `sites folder ${resolve(dir)}` };
-  const cache = resolve(str(args, 'cache', DEFAULT_CACHE)!);
-  const manifest = prepareDocWeb({ cacheDir: cache, log });
+  if (dir) {
+    const config = join(resolve(dir), 'sites.json');
+    return {
+      sites: loadSitesDir(resolve(dir)),
+      redirectStubs: existsSync(config)
+        ? !!(JSON.parse(readFileSync(config, 'utf8')) as { redirectStubs?: boolean }).redirectStubs
+        : false,
+      description: `sites folder ${resolve(dir)}`,
+      corpus: 'sites',
+    };
+  }
+  const corpus = corpusByName(str(args, 'corpus', DEFAULT_CORPUS)!);
+  const cache = resolve(str(args, 'cache', corpus.cacheDir)!);
+  const manifest = prepareCorpus({ corpus, cacheDir: cache, log });
   const diffs = pageCountDifferences(manifest);
-  if (diffs.length) log(`DocWeb page counts differ from the README: ${diffs.join('; ')}`);
+  if (diffs.length) log(`${corpus.name} page counts differ from sites.json's expectedPages: ${diffs.join('; ')}`);
   return {
-    sites: loadSitesDir(join(cache, 'sites'), SITES_FILE),
-    description: `DocWeb (${manifest.packages.map((p) => `${p.name} ${p.version}`).join(', ')})`,
+    sites: loadSitesDir(join(cache, 'sites'), corpus.sitesFile),
+    redirectStubs: !!loadSitesFile(corpus.sitesFile).redirectStubs,
+    description: `${corpus.name} (${manifest.packages.map((p) => `${p.name} ${p.version}`).join(', ')})`,
+    corpus: corpus.name,
   };
+}
+
+/** Worker threads that evaluate pages when the corpus index is built: --workers, default one per core. */
+function indexWorkers(args: Args): number {
+  return int(args, 'workers', Math.max(1, availableParallelism()), 0);
 }
 
 function corpusCacheFile(sites: SiteConfig[]): string {
@@ -118,7 +148,7 @@ function corpusCacheFile(sites: SiteConfig[]): string {
     .update(sites.map((s) => s.dir).join('\0'))
     .digest('hex')
     .slice(0, 12);
-  return join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.json`);
+  return join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.idx`);
 }
 
 async function cmdRun(args: Args): Promise<void> {
@@ -133,24 +163,47 @@ async function cmdRun(args: Args): Promise<void> {
   const seeds = Array.from({ length: nSeeds }, (_, i) => i + 1);
   const maxBuffer = int(args, 'max-buffer', 256);
   const step = int(args, 'step', 50);
-  const parallel = int(args, 'parallel', 4);
+  const networkName = str(args, 'network');
+  const network: NetworkSetting | undefined = networkName
+    ? {
+        model: networkModel(networkName).name,
+        seed: int(args, 'network-seed', 1, 0),
+        politenessMs: int(args, 'politeness', 1000, 0),
+      }
+    : undefined;
+  const timeSeconds = intList(args, 'times', '30,60,300');
+  const firstTargets = intList(args, 'first-targets', '1,10,25');
+  // On the simulated network a crawl never waits, so one at a time per thread keeps each core busy.
+  const parallel = int(args, 'parallel', network ? 1 : 4);
   const workers = int(args, 'workers', Math.max(1, availableParallelism()), 0);
   const fetchConcurrency = int(args, 'fetch-concurrency', 8);
   const maxBytesText = str(args, 'max-bytes');
   const maxBytes = maxBytesText ? int(args, 'max-bytes', 0) : undefined;
   const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
 
-  const { sites, description } = resolveSites(args);
+  const { sites, redirectStubs, description, corpus: corpusName } = resolveSites(args);
   const t0 = Date.now();
-  const web = await startLocalWeb({ sites, delayMs: int(args, 'delay', 0, 0) });
+  const web = network
+    ? simulatedWeb({ sites, redirectStubs })
+    : await startLocalWeb({ sites, redirectStubs, delayMs: int(args, 'delay', 0, 0) });
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   try {
     const cacheArg = str(args, 'corpus-cache');
     const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-    const corpus = await loadCorpusIndex(web, sites, { cacheFile, log });
+    const corpus = await loadCorpusIndex(web, sites, {
+      cacheFile,
+      redirectStubs,
+      workers: indexWorkers(args),
+      rebuild: !!args['rebuild-index'],
+      log,
+    });
     const topics = loadTopics(topicsFile, (id) => corpus.position.has(id)).topics;
+    const split = splitSummary(topics);
+    log(
+      `lab: ${topics.length} topics from ${topicsFile} (${split.name === 'none' ? 'hand-made list, no split' : `split: ${split.name}`})`,
+    );
     const labels = strategies.map((s) => s.label);
     const pairs: [string, string][] = compareArgs.length
       ? compareArgs.map((c) => {
@@ -178,11 +231,19 @@ async function cmdRun(args: Args): Promise<void> {
       parallel,
       fetchConcurrency,
       maxBytes,
+      network,
+      sites,
+      redirectStubs,
       signal: abort.signal,
       log,
     });
     const crawlSeconds = (Date.now() - t0) / 1000;
-    const { results, statics } = analyze(records, topics, corpus, { budgets, ks, step });
+    const { results, statics, timeToTargets } = analyze(records, topics, corpus, {
+      budgets,
+      ks,
+      step,
+      ...(network ? { time: { seconds: timeSeconds, firstTargets } } : {}),
+    });
     const comparisons: Comparison[] = pairs.flatMap(([a, b]) => compareStrategies(results, a, b));
     const siteCounts: Record<string, number> = {};
     for (const id of corpus.ids) siteCounts[id.split('/')[0]] = (siteCounts[id.split('/')[0]] ?? 0) + 1;
@@ -199,14 +260,36 @@ async function cmdRun(args: Args): Promise<void> {
         maxBuffer,
         ks,
         step,
-        corpus: { sites: siteCounts, pages: corpus.ids.length, hubs: corpus.hub.filter(Boolean).length, description },
+        corpus: {
+          name: corpusName,
+          sites: siteCounts,
+          pages: corpus.ids.length,
+          hubs: corpus.hub.reduce((n, h) => n + h, 0),
+          description,
+        },
+        split,
+        ...(network
+          ? {
+              network: {
+                model: network.model,
+                description: networkModel(network.model).description,
+                seed: network.seed,
+                politenessMs: network.politenessMs,
+                maxInFlight: fetchConcurrency,
+                seconds: timeSeconds,
+                firstTargets,
+              },
+            }
+          : {}),
         wallSeconds: (Date.now() - t0) / 1000,
+        cpuSeconds: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
         crawls: records.length,
         pagesFetched: records.reduce((s, r) => s + r.pages.length, 0),
         evaluations: stats.evaluations,
         evaluationCacheHits: stats.cacheHits,
       },
       results,
+      ...(network ? { timeToTargets } : {}),
       comparisons,
       statics,
       crawls: records.map((r) => ({
@@ -265,9 +348,63 @@ function cmdReport(args: Args): void {
   output(res, { ...args, json: undefined });
 }
 
+/**
+ * Which split a list of topics is: generated topics (those with a `kind`) are tuning or test by the hash rule of
+ * lab/topic-generator.ts (splitOf); a list without kinds is hand-made and has no split.
+ */
+function splitSummary(topics: LabTopic[]): NonNullable<LabResults['meta']['split']> {
+  if (!topics.every((t) => t.kind)) return { name: 'none', tune: 0, test: 0 };
+  const tune = topics.filter((t) => splitOf(t) === 'tune').length;
+  const test = topics.length - tune;
+  return { name: tune && test ? 'mixed' : tune ? 'tune' : 'test', tune, test };
+}
+
+/** The topics file of a generated split: `<prefix>-tune.json` or `<prefix>-test.json`. */
+function writeTopicsFile(file: string, corpus: string, topics: LabTopic[], note: string): void {
+  const data = { format: 'docweb-topics/1' as const, corpus: `${corpus}; ${note}`, topics };
+  writeFileSync(file, `${JSON.stringify(data, null, 1)}\n`);
+}
+
+async function cmdTopics(args: Args): Promise<void> {
+  const { sites, redirectStubs, corpus: corpusName } = resolveSites(args);
+  const web = simulatedWeb({ sites, redirectStubs });
+  const cacheArg = str(args, 'corpus-cache');
+  const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
+  const corpus = await loadCorpusIndex(web, sites, {
+    cacheFile,
+    redirectStubs,
+    workers: indexWorkers(args),
+    rebuild: !!args['rebuild-index'],
+    log,
+  });
+  const { topics, candidates } = generateTopics(corpus, sites, web);
+  for (const t of topics) validateTopics({ format: 'docweb-topics/1', topics: [t] }, t.id, (id) => corpus.position.has(id));
+  const prefix = resolve(str(args, 'out', join(REPO_ROOT, 'lab', `topics-${corpusName}`))!);
+  const note = 'generated by `npm run lab -- topics` (lab/topic-generator.ts); split by lab/topic-generator.ts splitOf';
+  const tune = topics.filter((t) => splitOf(t) === 'tune');
+  const test = topics.filter((t) => splitOf(t) === 'test');
+  writeTopicsFile(`${prefix}-tune.json`, corpusName, tune, `${note}: tuning split`);
+  writeTopicsFile(`${prefix}-test.json`, corpusName, test, `${note}: test split`);
+  const byKind = (list: LabTopic[]) =>
+    TOPIC_KINDS.map((k) => `${k} ${list.filter((t) => t.kind === k).length}`).join(', ') +
+    `; ${list.filter((t) => t.language && t.language !== 'en').length} not in English`;
+  process.stdout.write(
+    `candidates: ${Object.entries(candidates)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}\n` +
+      `wrote ${prefix}-tune.json: ${tune.length} topics (${byKind(tune)})\n` +
+      `wrote ${prefix}-test.json: ${test.length} topics (${byKind(test)})\n`,
+  );
+}
+
 async function cmdServe(args: Args): Promise<void> {
-  const { sites } = resolveSites(args);
-  const web: LocalWeb = await startLocalWeb({ sites, basePort: int(args, 'port', 0, 0), delayMs: int(args, 'delay', 0, 0) });
+  const { sites, redirectStubs } = resolveSites(args);
+  const web: LocalWeb = await startLocalWeb({
+    sites,
+    redirectStubs,
+    basePort: int(args, 'port', 0, 0),
+    delayMs: int(args, 'delay', 0, 0),
+  });
   for (const [name, origin] of Object.entries(web.origins)) process.stdout.write(`${name.padEnd(12)} ${origin}/\n`);
   process.stdout.write(`${'portal'.padEnd(12)} ${web.portal}/\n(Ctrl-C to stop)\n`);
   await new Promise<void>((r) => process.once('SIGINT', () => r()));
@@ -282,15 +419,19 @@ export async function main(argv: string[]): Promise<void> {
     return;
   }
   if (cmd === 'prepare') {
-    const manifest = prepareDocWeb({ cacheDir: str(args, 'cache'), repin: !!args.repin, force: !!args.force, log });
+    const corpus = corpusByName(str(args, 'corpus', DEFAULT_CORPUS)!);
+    const manifest = prepareCorpus({ corpus, cacheDir: str(args, 'cache'), repin: !!args.repin, force: !!args.force, log });
     const diffs = pageCountDifferences(manifest);
     process.stdout.write(
-      `DocWeb ready: ${manifest.totalPages} pages (${manifest.sites.map((s) => `${s.name} ${s.pages}`).join(', ')})\n` +
-        (diffs.length ? `Differences from the README's table:\n  ${diffs.join('\n  ')}\n` : 'Page counts match the README.\n'),
+      `${corpus.name} ready: ${manifest.totalPages} pages (${manifest.sites.map((s) => `${s.name} ${s.pages}`).join(', ')})\n` +
+        (diffs.length
+          ? `Differences from sites.json's expectedPages:\n  ${diffs.join('\n  ')}\n`
+          : "Page counts match sites.json's expectedPages.\n"),
     );
   } else if (cmd === 'run') await cmdRun(args);
   else if (cmd === 'report') cmdReport(args);
   else if (cmd === 'serve') await cmdServe(args);
+  else if (cmd === 'topics') await cmdTopics(args);
   else throw new Error(`unknown command "${cmd}"\n${HELP}`);
 }
 

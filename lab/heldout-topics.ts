@@ -189,10 +189,7 @@ async function main(): Promise<void> {
   await web.close();
   const n = corpus.ids.length;
   // Reverse adjacency, for distances *to* the targets along forward links.
-  const inlinks: number[][] = Array.from({ length: n }, () => []);
-  corpus.outlinks.forEach((outs, i) => {
-    for (const j of outs) inlinks[j].push(i);
-  });
+  const inlinks = corpus.inlinks();
 
   const makeTopic = ([id, keywords, description, match]: (typeof CHAPTERS)[number]): LabTopic => {
     const targets = corpus.ids.filter(match).sort();

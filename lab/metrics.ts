@@ -7,10 +7,10 @@ import type { TermVector } from '../lib/engine';
 // ---------------------------------------------------------------------------------------------- statistics
 
 /** Arithmetic mean; NaN for no values. */
-export function mean(values: number[]): number {
+export function mean(values: ArrayLike<number>): number {
   if (values.length === 0) return NaN;
   let s = 0;
-  for (const v of values) s += v;
+  for (let i = 0; i < values.length; i++) s += values[i];
   return s / values.length;
 }
 
@@ -146,7 +146,7 @@ export function bm25Scores(
 }
 
 /** Sorts indices by score (descending), ties by id (ascending) so rankings are deterministic. */
-export function rankBy(ids: string[], scores: number[], tieBreak?: number[]): string[] {
+export function rankBy(ids: string[], scores: ArrayLike<number>, tieBreak?: ArrayLike<number>): string[] {
   const order = ids.map((_, i) => i);
   order.sort(
     (i, j) =>
@@ -161,18 +161,35 @@ export function rankBy(ids: string[], scores: number[], tieBreak?: number[]): st
  * Returns a distribution (sums to 1).
  */
 export function pageRank(outlinks: number[][], damping = 0.85, tolerance = 1e-10, maxIterations = 200): number[] {
-  const n = outlinks.length;
-  if (n === 0) return [];
-  let pr = new Array<number>(n).fill(1 / n);
+  const start = new Int32Array(outlinks.length + 1);
+  outlinks.forEach((out, i) => {
+    start[i + 1] = start[i] + out.length;
+  });
+  return [...pageRankCsr(start, Int32Array.from(outlinks.flat()), damping, tolerance, maxIterations)];
+}
+
+/** {@link pageRank} over a graph in compressed sparse rows: page i links to links[start[i] .. start[i + 1]). */
+export function pageRankCsr(
+  start: Int32Array,
+  links: Int32Array,
+  damping = 0.85,
+  tolerance = 1e-10,
+  maxIterations = 200,
+): Float64Array {
+  const n = start.length - 1;
+  if (n <= 0) return new Float64Array(0);
+  let pr = new Float64Array(n).fill(1 / n);
+  let next = new Float64Array(n);
   for (let iter = 0; iter < maxIterations; iter++) {
-    const next = new Array<number>(n).fill(0);
+    next.fill(0);
     let dangling = 0;
     for (let i = 0; i < n; i++) {
-      const out = outlinks[i];
-      if (out.length === 0) dangling += pr[i];
+      const a = start[i];
+      const b = start[i + 1];
+      if (a === b) dangling += pr[i];
       else {
-        const share = pr[i] / out.length;
-        for (const j of out) next[j] += share;
+        const share = pr[i] / (b - a);
+        for (let k = a; k < b; k++) next[links[k]] += share;
       }
     }
     const base = (1 - damping) / n + (damping * dangling) / n;
@@ -181,7 +198,7 @@ export function pageRank(outlinks: number[][], damping = 0.85, tolerance = 1e-10
       next[i] = base + damping * next[i];
       delta += Math.abs(next[i] - pr[i]);
     }
-    pr = next;
+    [pr, next] = [next, pr];
     if (delta < tolerance) break;
   }
   return pr;
@@ -197,7 +214,7 @@ export function idfWeights(df: Map<string, number>, N: number): Map<string, numb
 }
 
 /** A TF-IDF vector (raw term frequency x IDF); terms unknown to the corpus are dropped. */
-export function tfidf(tf: TermVector, idf: Map<string, number>): Map<string, number> {
+export function tfidf(tf: TermVector, idf: { get(term: string): number | undefined }): Map<string, number> {
   const v = new Map<string, number>();
   for (const t in tf) {
     const w = idf.get(t);

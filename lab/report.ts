@@ -2,7 +2,7 @@
  * The lab's outputs: a plain-text table for the terminal and a self-contained HTML report (inline SVG plots, no
  * scripts, no external resources) that opens offline. The JSON file is the LabResults object itself.
  */
-import type { Comparison, MetricResult, TopicStatics } from './analysis';
+import type { Comparison, MetricResult, TimeToTargets, TopicStatics } from './analysis';
 import type { TaskId } from './topics';
 
 export interface LabResults {
@@ -18,14 +18,29 @@ export interface LabResults {
     maxBuffer: number;
     ks: number[];
     step: number;
-    corpus: { sites: Record<string, number>; pages: number; hubs: number; description: string };
+    corpus: { sites: Record<string, number>; pages: number; hubs: number; description: string; name?: string };
+    /** Which split of generated topics the table comes from ('tune', 'test', 'mixed'; 'none' for hand-made lists). */
+    split?: { name: 'tune' | 'test' | 'mixed' | 'none'; tune: number; test: number };
+    /** Crawls on the simulated network: model, seed, politeness, requests in flight, the time view. */
+    network?: {
+      model: string;
+      description: string;
+      seed: number;
+      politenessMs: number;
+      maxInFlight: number;
+      seconds: number[];
+      firstTargets: number[];
+    };
     wallSeconds: number;
+    /** CPU seconds of the whole run (all threads). */
+    cpuSeconds?: number;
     crawls: number;
     pagesFetched: number;
     evaluations: number;
     evaluationCacheHits: number;
   };
   results: MetricResult[];
+  timeToTargets?: TimeToTargets[];
   comparisons: Comparison[];
   statics: TopicStatics[];
   crawls: {
@@ -46,6 +61,28 @@ export function fmt(v: number, digits = 3): string {
   return Number.isFinite(v) ? v.toFixed(digits) : '—';
 }
 
+function fmtSeconds(s: number): string {
+  return Number.isFinite(s) ? `${s < 10 ? s.toFixed(1) : s.toFixed(0)} s` : 'never';
+}
+
+/** One line saying where the numbers come from: corpus, topics and their split, network, wall time. */
+export function runHeader(res: LabResults): string {
+  const m = res.meta;
+  const split = m.split
+    ? m.split.name === 'none'
+      ? 'hand-made list, no split'
+      : `split: ${m.split.name}${m.split.name === 'mixed' ? ` (${m.split.tune} tuning, ${m.split.test} test)` : ''}`
+    : 'split not recorded';
+  const network = m.network
+    ? `simulated network ${m.network.model} (seed ${m.network.seed}, politeness ${m.network.politenessMs} ms, ${m.network.maxInFlight} in flight)`
+    : 'HTTP over loopback, no added latency';
+  const cpu = m.cpuSeconds !== undefined ? `, CPU ${m.cpuSeconds.toFixed(0)} s` : '';
+  return (
+    `corpus ${m.corpus.name ?? m.corpus.description.split(' ')[0]} (${m.corpus.pages} pages); topics ${m.topicsFile} ` +
+    `(${m.topics.length}; ${split}); ${network}; ${m.crawls} crawls, ${m.pagesFetched} pages in ${m.wallSeconds.toFixed(0)} s wall${cpu}`
+  );
+}
+
 function cellText(mean: number, se: number): string {
   return Number.isFinite(se) ? `${fmt(mean)}±${fmt(se)}` : fmt(mean);
 }
@@ -56,6 +93,7 @@ export function textTable(res: LabResults, metrics?: string[]): string {
   const labels = res.meta.strategies.map((s) => s.label);
   const width = Math.max(10, ...labels.map((l) => l.length)) + 2;
   const metricList = metrics ?? [...new Set(res.results.map((r) => r.metric))];
+  lines.push(runHeader(res));
   for (const task of res.meta.tasks) {
     lines.push(
       '',
@@ -69,6 +107,35 @@ export function textTable(res: LabResults, metrics?: string[]): string {
         lines.push(
           `    ${label}`.padEnd(width + 2) +
             res.meta.budgets.map((b) => cellText(r.budgets[b].mean, r.budgets[b].se).padStart(15)).join(''),
+        );
+      }
+    }
+    const net = res.meta.network;
+    if (net) {
+      for (const metric of [...new Set(res.results.filter((r) => r.times).map((r) => r.metric))]) {
+        lines.push(`  ${metric} at simulated time`.padEnd(width + 2) + net.seconds.map((t) => `${t} s`.padStart(15)).join(''));
+        for (const label of labels) {
+          const r = res.results.find((x) => x.task === task && x.strategy === label && x.metric === metric);
+          if (!r?.times) continue;
+          lines.push(
+            `    ${label}`.padEnd(width + 2) +
+              net.seconds.map((t) => cellText(r.times![t].mean, r.times![t].se).padStart(15)).join(''),
+          );
+        }
+      }
+      lines.push(
+        '  time to the first k targets'.padEnd(width + 2) +
+          net.firstTargets.map((k) => `k=${k}`.padStart(18)).join('') +
+          '   (median seconds over topics; topics that got there)',
+      );
+      for (const label of labels) {
+        const row = net.firstTargets.map((k) =>
+          res.timeToTargets?.find((x) => x.task === task && x.strategy === label && x.k === k),
+        );
+        if (row.some((x) => !x)) continue;
+        lines.push(
+          `    ${label}`.padEnd(width + 2) +
+            row.map((x) => `${fmtSeconds(x!.median)} (${x!.reached}/${x!.n})`.padStart(18)).join(''),
         );
       }
     }
@@ -229,6 +296,7 @@ td.l,th.l{text-align:left}th{background:#f4f4f4}.best{font-weight:bold;backgroun
 .meta{font-size:13px;color:#444}code{background:#f4f4f4;padding:0 3px}
 </style></head><body>`);
   out.push(`<h1>Forager crawl lab</h1>`);
+  out.push(`<p class="meta">${esc(runHeader(res))}</p>`);
   const m = res.meta;
   out.push(
     `<p class="meta">${esc(m.createdAt)} · topics: ${esc(m.topics.join(', '))} (${esc(m.topicsFile)}) · strategies: ${esc(labels.join(', '))} · budgets ${m.budgets.join(', ')} · ` +
@@ -268,7 +336,58 @@ lexical@k / linkage@k = share of the top k pages (seeds and hubs excluded) of a 
         }),
       );
     }
+    const net = m.network;
+    if (net) {
+      for (const [metric, title, yLabel] of [
+        ['recall', 'Target recall over simulated time', 'recall'],
+        ['harvest', 'Harvest rate over simulated time', 'mean cosine'],
+      ] as const) {
+        const series = labels
+          .map((label) => get(task, label, metric))
+          .filter((r): r is MetricResult => !!r?.timeDynamic)
+          .map((r) => ({ label: r.strategy, x: r.timeDynamic!.seconds, y: r.timeDynamic!.mean, err: r.timeDynamic!.se }));
+        if (series.length)
+          out.push(lineChart({ title, xLabel: 'simulated seconds since the crawl started', yLabel, series, errAt: net.seconds }));
+      }
+    }
     out.push('</div>');
+    if (net) {
+      out.push(
+        `<table><tr><th class="l">metric</th><th class="l">strategy</th>${net.seconds.map((t) => `<th>${t} s</th>`).join('')}</tr>`,
+      );
+      for (const metric of ['recall', 'harvest']) {
+        const rows = labels.map((l) => get(task, l, metric)).filter((r): r is MetricResult => !!r?.times);
+        const best = net.seconds.map((t) =>
+          Math.max(...rows.map((r) => (Number.isFinite(r.times![t].mean) ? r.times![t].mean : -Infinity))),
+        );
+        rows.forEach((r, i) => {
+          out.push(
+            `<tr>${i === 0 ? `<td class="l" rowspan="${rows.length}">${esc(metric)} at simulated time</td>` : ''}<td class="l">${esc(r.strategy)}</td>` +
+              net.seconds
+                .map(
+                  (t, j) =>
+                    `<td${r.times![t].mean === best[j] ? ' class="best"' : ''}>${cellText(r.times![t].mean, r.times![t].se)}</td>`,
+                )
+                .join('') +
+              '</tr>',
+          );
+        });
+      }
+      out.push('</table>');
+      out.push(
+        `<table><tr><th class="l">time to the first k targets (median over topics; topics that got there)</th>${net.firstTargets.map((k) => `<th>k = ${k}</th>`).join('')}</tr>`,
+      );
+      for (const label of labels) {
+        const row = net.firstTargets.map((k) =>
+          res.timeToTargets?.find((x) => x.task === task && x.strategy === label && x.k === k),
+        );
+        if (row.some((x) => !x)) continue;
+        out.push(
+          `<tr><td class="l">${esc(label)}</td>${row.map((x) => `<td>${fmtSeconds(x!.median)} (${x!.reached}/${x!.n})</td>`).join('')}</tr>`,
+        );
+      }
+      out.push('</table>');
+    }
     // Summary table: metric x budget, best strategy per column in bold.
     const metrics = [...new Set(res.results.filter((r) => r.task === task).map((r) => r.metric))];
     out.push(

@@ -4,13 +4,17 @@
  * first k pages do not depend on its budget). Page evaluations are cached per (topic, URL, bytes) across crawls.
  */
 import { createHash } from 'node:crypto';
-import { createCrawl, evaluatePage } from '../lib/engine';
+import { createCrawl, evaluatePage, VirtualClock } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
+import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { localEvaluator } from '../lib/engine';
 import { strategySpec } from '../lib/engine';
 import type { EvaluationInput, Evaluator, PageEvaluation, Topic } from '../lib/engine';
 import type { UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
+import { networkModel, SimulatedNetwork } from './network';
+import { driveOnClock, simulatedFetch } from './simnet';
+import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
 
@@ -157,6 +161,18 @@ export interface CrawlRecord {
   errors: number;
   done: 'budget' | 'exhausted' | 'aborted';
   elapsedMs: number;
+  /** Simulated network runs: simulated milliseconds from the crawl's start to each page, ascending. */
+  times?: number[];
+}
+
+/** How a crawl meets the simulated network (see lab/network.ts and lab/simnet.ts). */
+export interface NetworkSetting {
+  /** Model name (lab/network.ts NETWORK_MODELS). */
+  model: string;
+  /** Seed of the network's draws (latencies, failures). */
+  seed: number;
+  /** The fetcher's pause between requests to one site. */
+  politenessMs: number;
 }
 
 /** A crawl as a worker thread runs it: plain data only. */
@@ -171,6 +187,8 @@ export interface CrawlTask {
   maxBuffer: number;
   fetchConcurrency: number;
   maxBytes?: number;
+  /** Crawl on the simulated network (virtual time) instead of HTTP. */
+  network?: NetworkSetting;
 }
 
 /** What a crawl returns before its URLs are mapped to corpus ids. */
@@ -183,6 +201,8 @@ export interface CrawlOutcome {
   elapsedMs: number;
   evaluations: number;
   cacheHits: number;
+  /** Simulated network: simulated ms from the crawl's start to each page. */
+  times?: number[];
 }
 
 export interface RunOptions {
@@ -199,6 +219,10 @@ export interface RunOptions {
   fetchConcurrency?: number;
   /** Fetcher body cap (bytes); default the engine's. */
   maxBytes?: number;
+  /** Crawl on the simulated network; workers then serve the sites from memory (`sites`, `redirectStubs`). */
+  network?: NetworkSetting;
+  sites?: SiteConfig[];
+  redirectStubs?: boolean;
   signal?: AbortSignal;
   log?: (line: string) => void;
 }
@@ -212,9 +236,28 @@ export interface RunStats {
 /** The URL rules of a lab crawl: only the local web (127.0.0.1); everything outside it is unreachable anyway. */
 export const LAB_URL_POLICY: UrlPolicy = { allowPrivate: true, allowedHosts: ['127.0.0.1'] };
 
-/** Runs one crawl to `task.maxPages` and records its page sequence (URLs). */
-export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator, signal?: AbortSignal): Promise<CrawlOutcome> {
+/** The engine's default body cap (FetcherOptions.maxBytes): what the simulated network transfers at most. */
+const ENGINE_MAX_BYTES = 100 * 1024;
+/** The engine's default fetch timeout (FetcherOptions.timeoutMs). */
+const ENGINE_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs one crawl to `task.maxPages` and records its page sequence (URLs): over HTTP, or, with `task.network`, on
+ * the simulated network served from `web` (the same engine loop, fetcher and strategies on a virtual clock).
+ */
+export async function runCrawlTask(
+  task: CrawlTask,
+  evaluator: CachingEvaluator,
+  signal?: AbortSignal,
+  web?: LocalWeb,
+): Promise<CrawlOutcome> {
+  if (task.network) {
+    if (!web) throw new Error('a crawl on the simulated network needs the web it serves');
+    return runSimulatedCrawl(task, task.network, evaluator, web, signal);
+  }
+  const net = createGuardedFetch(LAB_URL_POLICY);
   const fetcher = createFetcher({
+    fetch: net.fetch,
     politenessDelayMs: 0,
     maxInFlight: task.fetchConcurrency,
     respectRobots: false,
@@ -232,33 +275,78 @@ export async function runCrawlTask(task: CrawlTask, evaluator: CachingEvaluator,
     evaluator: counted,
     signal,
   });
+  try {
+    const outcome = await consume(crawl, task.index);
+    return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
+  } finally {
+    fetcher.close();
+    await net.close();
+  }
+}
+
+/** Reads a crawl's events: page URLs in order (with the clock's time when one is given), errors, why it ended. */
+async function consume(
+  crawl: ReturnType<typeof createCrawl>,
+  index: number,
+  clock?: { now(): number },
+): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'errors' | 'done' | 'times'>> {
   const urls: string[] = [];
   const isSeed: boolean[] = [];
+  const times: number[] = [];
   let errors = 0;
   let done: CrawlRecord['done'] = 'exhausted';
-  try {
-    for await (const ev of crawl.events()) {
-      if (ev.type === 'page') {
-        urls.push(ev.page.url);
-        isSeed.push(ev.page.isSeed);
-      } else if (ev.type === 'done') {
-        done = ev.reason;
-        errors = ev.stats.errors;
-      }
+  for await (const ev of crawl.events()) {
+    if (ev.type === 'page') {
+      urls.push(ev.page.url);
+      isSeed.push(ev.page.isSeed);
+      if (clock) times.push(clock.now());
+    } else if (ev.type === 'done') {
+      done = ev.reason;
+      errors = ev.stats.errors;
     }
+  }
+  return { index, urls, isSeed, errors, done, ...(clock ? { times } : {}) };
+}
+
+/** One crawl on the simulated network: virtual clock, in-memory fetch with the network's latencies, the engine's loop. */
+async function runSimulatedCrawl(
+  task: CrawlTask,
+  setting: NetworkSetting,
+  evaluator: CachingEvaluator,
+  web: LocalWeb,
+  signal?: AbortSignal,
+): Promise<CrawlOutcome> {
+  const clock = new VirtualClock();
+  const network = new SimulatedNetwork(networkModel(setting.model), setting.seed, Object.keys(web.origins));
+  const maxBytes = task.maxBytes ?? ENGINE_MAX_BYTES;
+  const fetch = simulatedFetch({ web, network, clock, maxBytes, giveUpMs: ENGINE_TIMEOUT_MS + 1000 });
+  const fetcher = createFetcher({
+    fetch,
+    clock,
+    politenessDelayMs: setting.politenessMs,
+    maxInFlight: task.fetchConcurrency,
+    respectRobots: false,
+    urlPolicy: LAB_URL_POLICY,
+    maxBytes,
+    timeoutMs: ENGINE_TIMEOUT_MS,
+  });
+  const started = Date.now();
+  const counted = evaluator.view();
+  const crawl = createCrawl({
+    topic: task.topic,
+    seeds: task.seedUrls,
+    strategy: { name: task.strategy.name, params: task.strategy.params, seed: task.seed },
+    limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
+    fetcher,
+    evaluator: counted,
+    signal,
+  });
+  try {
+    const outcome = await driveOnClock(clock, consume(crawl, task.index, clock));
+    return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
   } finally {
     fetcher.close();
   }
-  return {
-    index: task.index,
-    urls,
-    isSeed,
-    errors,
-    done,
-    elapsedMs: Date.now() - started,
-    evaluations: counted.misses,
-    cacheHits: counted.hits,
-  };
 }
 
 /**
@@ -301,6 +389,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
     maxBuffer: options.maxBuffer,
     fetchConcurrency: options.fetchConcurrency ?? 8,
     maxBytes: options.maxBytes,
+    ...(options.network ? { network: options.network } : {}),
   }));
   const records = new Array<CrawlRecord>(tasks.length);
   const stats: RunStats = { evaluations: 0, cacheHits: 0 };
@@ -317,6 +406,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
       errors: o.errors,
       done: o.done,
       elapsedMs: o.elapsedMs,
+      ...(o.times ? { times: o.times } : {}),
     };
     stats.evaluations += o.evaluations;
     stats.cacheHits += o.cacheHits;
@@ -337,13 +427,14 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
     const lane = async () => {
       for (let t = queue.take(new Set()); t; t = queue.take(new Set())) {
         if (options.signal?.aborted) return;
-        onOutcome(await runCrawlTask(t, caches.get(t.topicId), options.signal));
+        onOutcome(await runCrawlTask(t, caches.get(t.topicId), options.signal, web));
       }
     };
     await Promise.all(Array.from({ length: parallel }, lane));
   } else {
     const { runInWorkers } = await import('./workers');
-    await runInWorkers(queue, workers, parallel, onOutcome, options.signal);
+    const webData = options.network ? { sites: options.sites, redirectStubs: !!options.redirectStubs } : undefined;
+    await runInWorkers(queue, workers, parallel, onOutcome, options.signal, webData);
   }
   if (options.signal?.aborted) throw new Error('lab run aborted');
   return { records, stats };

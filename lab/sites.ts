@@ -16,6 +16,10 @@ export interface SiteConfig {
   homes: string[];
   /** Glob patterns (relative to the site) of pages that mention everything: left out of static top-k rankings. */
   hubs: string[];
+  /** Pages the portal links (default: the site's root). */
+  fronts?: string[];
+  /** The site's language (ISO 639-1), when it is not English. */
+  language?: string;
 }
 
 const PAGE_RE = /\.(html?|xhtml)(\.gz)?$/i;
@@ -99,12 +103,12 @@ export function globToRegExp(glob: string): RegExp {
  */
 export function loadSitesDir(dir: string, configFile?: string): SiteConfig[] {
   if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder of sites`);
-  const extra = new Map<string, { homes?: string[]; hubs?: string[] }>();
+  const extra = new Map<string, { homes?: string[]; hubs?: string[]; fronts?: string[]; language?: string }>();
   const cfg = configFile ?? join(dir, 'sites.json');
   if (existsSync(cfg)) {
     const data = JSON.parse(readFileSync(cfg, 'utf8')) as {
       format?: string;
-      sites?: { name: string; homes?: string[]; hubs?: string[] }[];
+      sites?: { name: string; homes?: string[]; hubs?: string[]; fronts?: string[]; language?: string }[];
     };
     if (data.format !== 'docweb-sites/1' || !Array.isArray(data.sites)) throw new Error(`${cfg}: not a docweb-sites/1 file`);
     for (const s of data.sites) extra.set(s.name, s);
@@ -115,7 +119,14 @@ export function loadSitesDir(dir: string, configFile?: string): SiteConfig[] {
     if (name.startsWith('.') || !statSync(abs).isDirectory()) continue;
     if (!/^[A-Za-z0-9._-]+$/.test(name)) throw new Error(`site folder name "${name}" must be letters, digits, . _ or -`);
     const e = extra.get(name);
-    sites.push({ name, dir: abs, homes: e?.homes ?? [], hubs: e?.hubs ?? [] });
+    sites.push({
+      name,
+      dir: abs,
+      homes: e?.homes ?? [],
+      hubs: e?.hubs ?? [],
+      ...(e?.fronts?.length ? { fronts: e.fronts } : {}),
+      ...(e?.language ? { language: e.language } : {}),
+    });
   }
   if (sites.length === 0) throw new Error(`${dir} has no site subfolders`);
   return sites;

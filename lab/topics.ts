@@ -5,6 +5,10 @@
  */
 import { readFileSync } from 'node:fs';
 
+/** How a generated topic was made (see lab/topic-generator.ts). */
+export type TopicKind = 'chapter' | 'cross-site' | 'query';
+export const TOPIC_KINDS: TopicKind[] = ['chapter', 'cross-site', 'query'];
+
 export interface LabTopic {
   id: string;
   keywords: string;
@@ -14,6 +18,10 @@ export interface LabTopic {
   neighbors: string[];
   /** Stop-word language; default 'en'. */
   language?: string;
+  /** How the topic was made (generated topics). */
+  kind?: TopicKind;
+  /** Key of the tuning/test split when it is not the id (translations of one chapter share one). */
+  splitKey?: string;
 }
 
 export interface TopicsFile {
@@ -86,6 +94,14 @@ export function validateTopics(data: unknown, source = 'topics', knownPage?: (id
       examples: list('examples'),
       neighbors: list('neighbors'),
     };
+    if (t.kind !== undefined) {
+      if (!TOPIC_KINDS.includes(t.kind as TopicKind)) errors.push(`${where}: "kind" must be one of ${TOPIC_KINDS.join(', ')}`);
+      else topic.kind = t.kind as TopicKind;
+    }
+    if (t.splitKey !== undefined) {
+      if (typeof t.splitKey !== 'string' || t.splitKey === '') errors.push(`${where}: "splitKey" must be a non-empty string`);
+      else topic.splitKey = t.splitKey;
+    }
     if (t.language !== undefined) {
       if (typeof t.language !== 'string' || !/^[a-z]{2}$/.test(t.language))
         errors.push(`${where}: "language" must be a two-letter code`);

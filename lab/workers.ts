@@ -1,10 +1,65 @@
 /**
- * Spreads lab crawls over worker threads so a run uses every core: the server and the bookkeeping stay in the main
- * thread, each worker runs `parallel` crawls at a time. Workers are handed jobs of topics they have already
- * evaluated pages for, so their evaluation caches stay useful.
+ * Spreads the lab's work over worker threads so it uses every core: crawls (the server and the bookkeeping stay in the
+ * main thread, each worker runs `parallel` crawls at a time; workers are handed jobs of topics they have already
+ * evaluated pages for, so their evaluation caches stay useful) and the corpus index's page evaluations.
  */
 import { Worker } from 'node:worker_threads';
+import type { Candidate, EvaluatedCandidate } from './corpus';
 import type { CrawlOutcome, JobQueue } from './run';
+import type { SiteConfig } from './sites';
+
+/** A worker thread running one of the lab's TypeScript worker scripts (through ./ts-worker.mjs, which loads tsx). */
+export function tsWorker(script: string, data: Record<string, unknown> = {}): Worker {
+  return new Worker(new URL('./ts-worker.mjs', import.meta.url), {
+    workerData: { ...data, script: new URL(script, import.meta.url).href },
+  });
+}
+
+/**
+ * Evaluates `blocks` blocks of `blockSize` candidates in `count` workers (./index-worker.ts), handing out blocks as
+ * workers finish; `onBlock` gets each block's results as it arrives (in any order).
+ */
+export async function evaluateInWorkers(
+  data: { sites: SiteConfig[]; redirectStubs: boolean; candidates: Candidate[] },
+  blocks: number,
+  blockSize: number,
+  count: number,
+  onBlock: (block: number, results: EvaluatedCandidate[]) => void,
+): Promise<void> {
+  const workers: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let next = 0;
+      let done = 0;
+      const feed = (w: Worker) => {
+        if (next >= blocks) return;
+        const block = next++;
+        w.postMessage({ block, from: block * blockSize, to: Math.min((block + 1) * blockSize, data.candidates.length) });
+      };
+      for (let i = 0; i < Math.min(count, blocks); i++) {
+        const w = tsWorker('./index-worker.ts', data);
+        workers.push(w);
+        w.on('message', (msg: { block: number; results?: EvaluatedCandidate[]; error?: string }) => {
+          if (msg.error !== undefined) {
+            reject(new Error(`corpus index worker failed on block ${msg.block}: ${msg.error}`));
+            return;
+          }
+          onBlock(msg.block, msg.results!);
+          if (++done === blocks) resolve();
+          else feed(w);
+        });
+        w.on('error', reject);
+        w.on('exit', (code) => {
+          if (code !== 0 && done < blocks) reject(new Error(`corpus index worker exited with code ${code}`));
+        });
+        feed(w);
+      }
+      if (blocks === 0) resolve();
+    });
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
 
 /** Runs every queued task in `count` workers; resolves when all are done, rejects on the first crawl error. */
 export async function runInWorkers(
@@ -13,6 +68,8 @@ export async function runInWorkers(
   parallel: number,
   onOutcome: (o: CrawlOutcome) => void,
   signal?: AbortSignal,
+  /** For crawls on the simulated network: the sites each worker serves from memory. */
+  web?: { sites?: SiteConfig[]; redirectStubs: boolean },
 ): Promise<void> {
   const workers: Worker[] = [];
   try {
@@ -21,8 +78,7 @@ export async function runInWorkers(
       const fail = (err: Error) => reject(err);
       signal?.addEventListener('abort', () => reject(new Error('lab run aborted')), { once: true });
       for (let w = 0; w < count; w++) {
-        // The .mjs bootstrap registers tsx in the worker, then loads crawl-worker.ts.
-        const worker = new Worker(new URL('./crawl-worker.mjs', import.meta.url));
+        const worker = tsWorker('./crawl-worker.ts', web ? { web } : {});
         workers.push(worker);
         const topics = new Set<string>();
         const feed = () => {

@@ -18,6 +18,7 @@ import { draftFromRecord, type StartDraft, startHash } from '../../lib/app/view/
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
 import { copyText, formatElapsed, openInBackground, openResultsPage, request, requestSiteAccess } from './api';
 import { type MessageKey, t, tn } from './i18n';
+import { type PrivateSeedHost, privateSeedHosts } from '../../lib/app/settings';
 
 // ---------------------------------------------------------------- results
 
@@ -610,6 +611,51 @@ function NumberField(props: {
 
 const PRESET_KEY: Record<PresetName, MessageKey> = { quick: 'presetQuick', standard: 'presetStandard', deep: 'presetDeep' };
 
+const PRIVATE_KIND_LABEL: Record<PrivateSeedHost['kind'], string> = {
+  loopback: 'this computer',
+  private: 'your network',
+  'link-local': 'link-local (your network)',
+  metadata: 'cloud metadata: never crawled',
+};
+
+/**
+ * The start pages on the user's own network or computer: listed, unticked, and crawled only when ticked (a results
+ * page can list any address, the user's router included). Metadata addresses are shown but cannot be ticked.
+ */
+function PrivateHostsField(props: { seeds: string[]; ticked: string[]; onChange(hosts: string[]): void }) {
+  const hosts = useMemo(() => privateSeedHosts(props.seeds), [props.seeds.join('\n')]);
+  if (hosts.length === 0) return null;
+  const toggle = (host: string, on: boolean) =>
+    props.onChange(on ? [...props.ticked.filter((h) => h !== host), host] : props.ticked.filter((h) => h !== host));
+  return (
+    <fieldset class="private-hosts" data-testid="private-hosts">
+      <legend>Not on the public web</legend>
+      <p class="muted">
+        {hosts.length === 1 ? 'This start page is' : 'These start pages are'} on your own network or computer. Forager fetches
+        only the ones you tick: a web page can list any address, your router's included.
+      </p>
+      <ul>
+        {hosts.map((h) => (
+          <li key={h.host}>
+            <label class="check">
+              <input
+                type="checkbox"
+                data-testid="private-host"
+                data-host={h.host}
+                data-kind={h.kind}
+                disabled={!h.tickable}
+                checked={h.tickable && props.ticked.includes(h.host)}
+                onChange={(e) => toggle(h.host, e.currentTarget.checked)}
+              />
+              <span class="host">{h.host}</span> <span class="muted">({PRIVATE_KIND_LABEL[h.kind]})</span>
+            </label>
+          </li>
+        ))}
+      </ul>
+    </fieldset>
+  );
+}
+
 /**
  * The topic, the start pages, how far (Quick / Standard / Deep) and the main button. The strategy and its parameters
  * are the user's defaults (options page); "More settings" holds the few a crawl may want changed.
@@ -726,6 +772,7 @@ export function StartForm(props: {
           </label>
         ))}
       </fieldset>
+      <PrivateHostsField seeds={seeds} ticked={settings.privateHosts ?? []} onChange={(privateHosts) => set({ privateHosts })} />
       {props.busyWith ? (
         <p class="note" data-testid="crawl-busy">
           {t('crawlBusy', oneLine(props.busyWith))}

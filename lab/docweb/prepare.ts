@@ -1,8 +1,12 @@
 /**
- * DocWeb preparation: download the pinned Debian documentation packages with `apt-get download` (no root, nothing
- * installed), check their sha256, unpack them with `dpkg-deb -x`, keep each site's root folder under
- * `<cache>/sites/<site>`, trim what the DocWeb README says, and write a manifest with versions, hashes and page counts.
- * Runs once: a later call finds the manifest and returns it.
+ * Corpus preparation: download the pinned Debian documentation packages of a corpus with `apt-get download` (no root,
+ * nothing installed), check their sha256, unpack them with `dpkg-deb -x`, keep each site's root folder under
+ * `<cache>/sites/<site>`, trim what the corpus's sites.json says, and write a manifest with versions, hashes and page
+ * counts. Runs once: a later call finds the manifest and returns it.
+ *
+ * Corpora are named: `docweb` (lab/docweb: seven sites, the lab's default) and `docweb-l` (lab/docweb-l: 35 sites).
+ * Each is a folder holding `packages.json` (pins) and `sites.json` (roots, trims, link homes, hubs) and is prepared
+ * into its own cache folder, `.cache/<name>`.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
@@ -14,9 +18,42 @@ import { countPages } from '../sites';
 const HERE = dirname(fileURLToPath(import.meta.url));
 /** The repository root (lab/docweb/../..). */
 export const REPO_ROOT = resolve(HERE, '..', '..');
-export const DEFAULT_CACHE = join(REPO_ROOT, '.cache', 'docweb');
-export const PACKAGES_FILE = join(HERE, 'packages.json');
-export const SITES_FILE = join(HERE, 'sites.json');
+
+/** A named corpus: where its definition lives and where it is prepared. */
+export interface CorpusDefinition {
+  name: string;
+  /** Pinned packages (docweb-packages/1). */
+  packagesFile: string;
+  /** Sites (docweb-sites/1). */
+  sitesFile: string;
+  /** Default cache folder (downloads, unpacked sites, manifest). */
+  cacheDir: string;
+}
+
+const corpusAt = (name: string, folder: string): CorpusDefinition => ({
+  name,
+  packagesFile: join(REPO_ROOT, 'lab', folder, 'packages.json'),
+  sitesFile: join(REPO_ROOT, 'lab', folder, 'sites.json'),
+  cacheDir: join(REPO_ROOT, '.cache', name),
+});
+
+/** The corpora `prepare`, `run` and `serve` take by name (`--corpus`); DocWeb is the default. */
+export const CORPORA: Record<string, CorpusDefinition> = {
+  docweb: corpusAt('docweb', 'docweb'),
+  'docweb-l': corpusAt('docweb-l', 'docweb-l'),
+};
+export const DEFAULT_CORPUS = 'docweb';
+
+/** The corpus of that name. @throws Error naming the known corpora. */
+export function corpusByName(name: string): CorpusDefinition {
+  const c = Object.hasOwn(CORPORA, name) ? CORPORA[name] : undefined;
+  if (!c) throw new Error(`unknown corpus "${name}" (known: ${Object.keys(CORPORA).join(', ')})`);
+  return c;
+}
+
+export const DEFAULT_CACHE = CORPORA.docweb.cacheDir;
+export const PACKAGES_FILE = CORPORA.docweb.packagesFile;
+export const SITES_FILE = CORPORA.docweb.sitesFile;
 
 export interface PackagePin {
   name: string;
@@ -31,7 +68,7 @@ export interface PackagesFile {
   packages: PackagePin[];
 }
 
-/** One DocWeb site as described in sites.json. */
+/** One site as a corpus's sites.json describes it. */
 export interface DocWebSite {
   name: string;
   packages: string[];
@@ -40,10 +77,24 @@ export interface DocWebSite {
   expectedPages: number;
   homes: string[];
   hubs: string[];
+  /** Pages the portal links instead of the root (when the root has no index page, or it is a redirect stub). */
+  fronts?: string[];
+  /** The site's language (ISO 639-1) when it is not English. */
+  language?: string;
+}
+
+/** A corpus's sites.json. */
+export interface SitesFile {
+  format: 'docweb-sites/1';
+  /** Meta-refresh stub pages are served as HTTP 301 to their target and are not pages of the corpus. */
+  redirectStubs?: boolean;
+  sites: DocWebSite[];
 }
 
 export interface Manifest {
   format: 'docweb-manifest/1';
+  /** The corpus's name (missing in manifests written before corpora had names: DocWeb). */
+  corpus?: string;
   createdAt: string;
   packages: { name: string; version: string; sha256: string; file: string; bytes: number }[];
   sites: { name: string; pages: number; expectedPages: number }[];
@@ -52,6 +103,9 @@ export interface Manifest {
 }
 
 export interface PrepareOptions {
+  /** Which corpus (default DocWeb). */
+  corpus?: CorpusDefinition;
+  /** Default: the corpus's cache folder. */
   cacheDir?: string;
   /** Pin the archive's current candidate versions first (when a pinned version left the archive). */
   repin?: boolean;
@@ -60,11 +114,40 @@ export interface PrepareOptions {
   log?: (line: string) => void;
 }
 
-/** Reads and checks sites.json. */
-export function loadDocWebSites(file = SITES_FILE): DocWebSite[] {
-  const data = JSON.parse(readFileSync(file, 'utf8')) as { format?: string; sites?: DocWebSite[] };
+/** Reads and checks a sites.json. */
+export function loadSitesFile(file = SITES_FILE): SitesFile {
+  let data: Partial<SitesFile>;
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8')) as Partial<SitesFile>;
+  } catch (err) {
+    throw new Error(`${file}: ${(err as Error).message}`);
+  }
   if (data.format !== 'docweb-sites/1' || !Array.isArray(data.sites)) throw new Error(`${file}: not a docweb-sites/1 file`);
-  return data.sites;
+  const problems: string[] = [];
+  const names = new Set<string>();
+  for (const [i, s] of data.sites.entries()) {
+    const where = `site #${i + 1}${typeof s?.name === 'string' ? ` (${s.name})` : ''}`;
+    if (typeof s?.name !== 'string' || !/^[A-Za-z0-9._-]+$/.test(s.name))
+      problems.push(`${where}: name must be letters, digits, . _ -`);
+    else if (names.has(s.name)) problems.push(`${where}: duplicate name`);
+    names.add(s?.name);
+    if (typeof s?.root !== 'string' || s.root === '' || s.root.split('/').includes('..'))
+      problems.push(`${where}: root must be a relative folder`);
+    if (!Array.isArray(s?.packages) || s.packages.length === 0) problems.push(`${where}: packages must be a non-empty list`);
+    for (const key of ['remove', 'homes', 'hubs'] as const)
+      if (!Array.isArray(s?.[key]) || s[key].some((x: unknown) => typeof x !== 'string'))
+        problems.push(`${where}: ${key} must be a list of strings`);
+    if (!Number.isInteger(s?.expectedPages) || s.expectedPages < 0) problems.push(`${where}: expectedPages must be a count`);
+    if ((s?.remove ?? []).some((r: string) => r === '' || r.split('/').includes('..')))
+      problems.push(`${where}: remove entries must be paths inside the root`);
+  }
+  if (problems.length) throw new Error(`${file}: ${problems.join('; ')}`);
+  return data as SitesFile;
+}
+
+/** The sites of a sites.json. */
+export function loadDocWebSites(file = SITES_FILE): DocWebSite[] {
+  return loadSitesFile(file).sites;
 }
 
 export function loadPackages(file = PACKAGES_FILE): PackagesFile {
@@ -74,7 +157,7 @@ export function loadPackages(file = PACKAGES_FILE): PackagesFile {
   return data;
 }
 
-/** Where the prepared sites live, or undefined if DocWeb has not been prepared in this cache. */
+/** Where the prepared sites live, or undefined if the corpus has not been prepared in this cache. */
 export function preparedSitesDir(cacheDir = DEFAULT_CACHE): string | undefined {
   const manifest = join(cacheDir, 'manifest.json');
   return existsSync(manifest) && existsSync(join(cacheDir, 'sites')) ? join(cacheDir, 'sites') : undefined;
@@ -88,7 +171,8 @@ function run(cmd: string, args: string[], cwd?: string): { ok: boolean; out: str
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw new Error(`${cmd} is not installed (DocWeb needs apt-get and dpkg-deb from a Debian system)`);
+    if (code === 'ENOENT')
+      throw new Error(`${cmd} is not installed (the lab's corpora need apt-get and dpkg-deb from a Debian system)`);
     throw r.error;
   }
   return { ok: r.status === 0, out: `${r.stdout ?? ''}${r.stderr ?? ''}` };
@@ -113,19 +197,26 @@ function debFileFor(dir: string, pin: PackagePin): string | undefined {
 }
 
 /**
- * Downloads, verifies, unpacks and trims DocWeb into `cacheDir` (default .cache/docweb) unless a manifest is there.
- * Throws a clear error when apt-get/dpkg-deb are missing, when a pinned version left the archive (suggesting
- * `--repin`) or when a download does not match its recorded sha256.
+ * Downloads, verifies, unpacks and trims a corpus (default DocWeb) into `cacheDir` (default `.cache/<corpus>`) unless
+ * a manifest is there. Throws a clear error when apt-get/dpkg-deb are missing, when a pinned version left the archive
+ * (suggesting `--repin`) or when a download does not match its recorded sha256. Downloads are kept in
+ * `<cache>/debs`, so preparing again (`--force`) downloads nothing.
  */
-export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
-  const cacheDir = resolve(options.cacheDir ?? DEFAULT_CACHE);
+export function prepareCorpus(options: PrepareOptions = {}): Manifest {
+  const corpus = options.corpus ?? CORPORA[DEFAULT_CORPUS];
+  const cacheDir = resolve(options.cacheDir ?? corpus.cacheDir);
   const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   if (!options.force && !options.repin && preparedSitesDir(cacheDir)) return readManifest(cacheDir);
   run('apt-get', ['--version']);
   run('dpkg-deb', ['--version']);
 
-  const pins = loadPackages();
-  const sites = loadDocWebSites();
+  const pins = loadPackages(corpus.packagesFile);
+  const sites = loadDocWebSites(corpus.sitesFile);
+  const pinned = new Set(pins.packages.map((p) => p.name));
+  for (const site of sites)
+    for (const name of site.packages)
+      if (!pinned.has(name))
+        throw new Error(`${corpus.sitesFile}: site ${site.name} needs ${name}, which ${corpus.packagesFile} does not pin`);
   let pinsChanged = false;
   if (options.repin) {
     for (const pin of pins.packages) {
@@ -163,7 +254,7 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
         if (candidate !== pin.version) {
           throw new Error(
             `${pin.name} ${pin.version} is no longer in the archive (apt offers ${candidate}). ` +
-              `Run \`npm run lab -- prepare --repin\` to pin the archive's versions (results will not be comparable with runs on the old pins).`,
+              `Run \`npm run lab -- prepare --corpus ${corpus.name} --repin\` to pin the archive's versions (results will not be comparable with runs on the old pins).`,
           );
         }
         throw new Error(`apt-get download ${pin.name}=${pin.version} failed:\n${r.out.trim()}`);
@@ -186,7 +277,7 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
       bytes: statSync(deb).size,
     });
   }
-  if (pinsChanged) writeFileSync(PACKAGES_FILE, `${JSON.stringify(pins, null, 2)}\n`);
+  if (pinsChanged) writeFileSync(corpus.packagesFile, `${JSON.stringify(pins, null, 2)}\n`);
 
   // Unpack into a scratch folder, move each site's root out, drop the rest.
   const scratch = join(cacheDir, 'unpack');
@@ -209,12 +300,13 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
     for (const rel of site.remove) rmSync(join(to, rel), { recursive: true, force: true });
     const pages = countPages(to);
     counts.push({ name: site.name, pages, expectedPages: site.expectedPages });
-    log(`${site.name}: ${pages} pages${pages === site.expectedPages ? '' : ` (README: ${site.expectedPages})`}`);
+    log(`${site.name}: ${pages} pages${pages === site.expectedPages ? '' : ` (expected: ${site.expectedPages})`}`);
   }
   rmSync(scratch, { recursive: true, force: true });
 
   const manifest: Manifest = {
     format: 'docweb-manifest/1',
+    corpus: corpus.name,
     createdAt: new Date().toISOString(),
     packages: records,
     sites: counts,
@@ -222,18 +314,23 @@ export function prepareDocWeb(options: PrepareOptions = {}): Manifest {
     expectedTotal: counts.reduce((s, c) => s + c.expectedPages, 0),
   };
   writeFileSync(join(cacheDir, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  log(`DocWeb: ${manifest.totalPages} pages (README: ${manifest.expectedTotal}) in ${sitesDir}`);
+  log(`${corpus.name}: ${manifest.totalPages} pages (expected: ${manifest.expectedTotal}) in ${sitesDir}`);
   return manifest;
 }
 
-/** Differences between the counted pages and the README's table, as readable lines (empty when they agree). */
+/** DocWeb's preparation (the default corpus); see {@link prepareCorpus}. */
+export function prepareDocWeb(options: Omit<PrepareOptions, 'corpus'> = {}): Manifest {
+  return prepareCorpus({ ...options, corpus: CORPORA.docweb });
+}
+
+/** Differences between the counted pages and sites.json's expectedPages, as readable lines (empty when they agree). */
 export function pageCountDifferences(manifest: Manifest): string[] {
   const lines = manifest.sites
     .filter((s) => s.pages !== s.expectedPages)
     .map(
       (s) =>
-        `${s.name}: ${s.pages} pages, README says ${s.expectedPages} (${s.pages > s.expectedPages ? '+' : ''}${s.pages - s.expectedPages})`,
+        `${s.name}: ${s.pages} pages, expected ${s.expectedPages} (${s.pages > s.expectedPages ? '+' : ''}${s.pages - s.expectedPages})`,
     );
-  if (lines.length) lines.push(`total: ${manifest.totalPages}, README says ${manifest.expectedTotal}`);
+  if (lines.length) lines.push(`total: ${manifest.totalPages}, expected ${manifest.expectedTotal}`);
   return lines;
 }

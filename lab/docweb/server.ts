@@ -3,10 +3,13 @@
  * origin whose only page links to the sites' front pages. While serving, absolute links to a site's real homes
  * (e.g. https://docs.python.org/3/..., Django's /usr/share/doc/python3-doc/html/...) become links to its local
  * origin when the target exists; `rel=canonical` links are removed so nothing sends a crawler to the real web;
- * `x.html.gz` is served as `x.html`. No link is added inside a page. Files are read and rewritten once, then served
- * from memory.
+ * `x.html.gz` is served as `x.html`; optionally, meta-refresh stub pages are answered as HTTP 301 to their target.
+ * No link is added inside a page. Files are read and rewritten on first request and kept in a cache bounded in bytes.
+ *
+ * The same content is available without HTTP ({@link simulatedWeb}): the lab's simulated network serves the very
+ * bytes the HTTP server would send, synchronously, from memory.
  */
-import { readFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, posix } from 'node:path';
@@ -19,6 +22,10 @@ export interface WebOptions {
   basePort?: number;
   /** Milliseconds to wait before each response (simulates the wide-area web). Default 0. */
   delayMs?: number;
+  /** Answer meta-refresh stub pages (see {@link redirectStubTarget}) with HTTP 301 to their target. Default false. */
+  redirectStubs?: boolean;
+  /** Bytes of rewritten files kept in memory (least recently used first out). Default 256 MB. */
+  cacheBytes?: number;
 }
 
 export interface ServedFile {
@@ -40,9 +47,13 @@ export interface LocalWeb {
   /** URL -> `SITE/PATH` of the page it serves, or undefined when it serves no page of the sites. */
   idFor(url: string): string | undefined;
   /** What a GET of `path` on `site` returns (the same bytes the HTTP server sends). */
-  render(site: string, path: string): Promise<ServedFile>;
+  render(site: string, path: string): ServedFile;
+  /** What a GET of an absolute URL returns (portal included); 404 for URLs outside this web. */
+  respond(url: string): ServedFile;
   /** Requests served so far. */
   readonly requests: number;
+  /** Bytes of rewritten files held in the cache now. */
+  readonly cachedBytes: number;
   close(): Promise<void>;
 }
 
@@ -190,28 +201,84 @@ export function rewriteHtml(html: string, ctx: RewriteContext): string {
   });
 }
 
-function portalPage(origins: Record<string, string>): string {
-  const items = Object.entries(origins)
-    .map(([name, origin]) => `<li><a href="${origin}/">${name}</a></li>`)
-    .join('\n');
-  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Portal</title></head>\n<body><h1>Portal</h1>\n<ul>\n${items}\n</ul>\n</body></html>\n`;
+/**
+ * The target of a meta-refresh stub, or undefined when the page is not one. A stub is a small page (at most
+ * {@link STUB_MAX_BYTES}) whose `<meta http-equiv="refresh">` sends the reader on after at most one second: Rust's and
+ * pandas' moved pages, Javadoc's root `index.html`. Such a page is a redirect in all but name; served as HTTP 301, a
+ * crawler follows it as it would any redirect and the stub is not counted as a page.
+ */
+export function redirectStubTarget(html: string): string | undefined {
+  if (html.length > STUB_MAX_BYTES) return undefined;
+  for (const m of html.matchAll(/<meta\b[^>]*>/gi)) {
+    const tag = m[0];
+    if (!/http-equiv\s*=\s*["']?\s*refresh\b/i.test(tag)) continue;
+    const content = /\bcontent\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/i.exec(tag);
+    const value = content?.[1] ?? content?.[2] ?? content?.[3] ?? '';
+    const parts = /^\s*(\d+(?:\.\d*)?)\s*[;,]?\s*(?:url\s*=\s*)?(.*)$/is.exec(value);
+    if (!parts || Number(parts[1]) > 1) return undefined;
+    const target = parts[2]
+      .trim()
+      .replace(/^["']|["']$/g, '')
+      .replace(/&amp;/g, '&');
+    return target === '' ? undefined : target;
+  }
+  return undefined;
 }
 
-/** Starts one HTTP server per site plus the portal, all on 127.0.0.1. */
-export async function startLocalWeb(options: WebOptions): Promise<LocalWeb> {
+/** Largest page still taken for a redirect stub. */
+export const STUB_MAX_BYTES = 4096;
+const DEFAULT_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** A cache of served files bounded in bytes, least recently used evicted first. */
+class ServedCache {
+  private readonly map = new Map<string, ServedFile>();
+  bytes = 0;
+  constructor(private readonly capacity: number) {}
+  get(key: string): ServedFile | undefined {
+    const hit = this.map.get(key);
+    if (hit) {
+      this.map.delete(key);
+      this.map.set(key, hit);
+    }
+    return hit;
+  }
+  set(key: string, file: ServedFile): void {
+    this.map.set(key, file);
+    this.bytes += file.body.length;
+    for (const [k, f] of this.map) {
+      if (this.bytes <= this.capacity || k === key) break;
+      this.map.delete(k);
+      this.bytes -= f.body.length;
+    }
+  }
+}
+
+/** The content of a web: what every URL of every origin returns, without any server. */
+interface WebContent {
+  serve(site: string | null, path: string): ServedFile;
+  respond(url: string): ServedFile;
+  render(site: string, path: string): ServedFile;
+  idFor(url: string): string | undefined;
+  urlFor(id: string): string;
+  readonly requests: number;
+  readonly cachedBytes: number;
+}
+
+function checkSiteNames(sites: SiteConfig[]): void {
   const names = new Set<string>();
-  for (const s of options.sites) {
+  for (const s of sites) {
     if (names.has(s.name)) throw new Error(`duplicate site name ${s.name}`);
     names.add(s.name);
   }
+}
+
+/** Builds the content of a web whose sites are at `origins` and whose portal is at `portal`. */
+function webContent(options: WebOptions, origins: Record<string, string>, portal: string): WebContent {
   const files = new Map(options.sites.map((s) => [s.name, new SiteFiles(s)]));
-  const origins: Record<string, string> = {};
-  const siteByOrigin = new Map<string, string>();
-  const servers: Server[] = [];
-  const cache = new Map<string, Promise<ServedFile>>();
-  const delay = options.delayMs ?? 0;
+  const siteByOrigin = new Map(Object.entries(origins).map(([name, origin]) => [origin, name]));
+  const cache = new ServedCache(options.cacheBytes ?? DEFAULT_CACHE_BYTES);
+  const portalBody = Buffer.from(portalPage(options.sites, origins));
   let requests = 0;
-  let portalBody = Buffer.alloc(0);
 
   const homes = options.sites
     .flatMap((s) => s.homes.map((h) => ({ prefix: normalizeHome(h), site: s.name })))
@@ -231,51 +298,167 @@ export async function startLocalWeb(options: WebOptions): Promise<LocalWeb> {
     body: Buffer.from('<!DOCTYPE html><title>404</title><p>Not found</p>\n'),
   });
 
-  const render = (site: string, path: string): Promise<ServedFile> => {
-    const sf = files.get(site);
-    if (!sf) return Promise.resolve(notFound());
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(path);
-    } catch {
-      return Promise.resolve({ status: 400, contentType: 'text/plain', body: Buffer.from('bad path\n') });
-    }
-    if (decoded.includes('\0')) return Promise.resolve(notFound());
-    const norm = posix.normalize(`/${decoded}`);
-    if (norm.split('/').includes('..')) return Promise.resolve(notFound());
-    const hit = sf.resolve(norm + (decoded.endsWith('/') && !norm.endsWith('/') ? '/' : ''));
-    if (!hit) return Promise.resolve(notFound());
-    if ('redirect' in hit)
-      return Promise.resolve({
-        status: 301,
-        contentType: 'text/plain',
-        body: Buffer.from('moved\n'),
-        location: encodeURI(hit.redirect),
-      });
-    const key = `${site}/${hit.file}`;
-    let p = cache.get(key);
-    if (!p) {
-      p = loadFile(sf.site, hit.file, hit.gz, site);
-      cache.set(key, p);
-      p.catch(() => cache.delete(key));
-    }
-    return p;
-  };
-
-  const loadFile = async (s: SiteConfig, file: string, gz: boolean, site: string): Promise<ServedFile> => {
-    let body = await readFile(join(s.dir, file));
+  const loadFile = (s: SiteConfig, file: string, gz: boolean): ServedFile => {
+    let body = readFileSync(join(s.dir, file));
     const servedName = gz ? file.replace(/\.gz$/i, '') : file;
     if (gz) body = gunzipSync(body);
     const contentType = typeOf(servedName);
     if (contentType === 'text/html' || contentType === 'application/xhtml+xml') {
-      body = Buffer.from(rewriteHtml(body.toString('latin1'), ctx), 'latin1');
+      const html = body.toString('latin1');
+      const stub = options.redirectStubs ? redirectStubTarget(html) : undefined;
+      if (stub !== undefined) {
+        const location = mapLink(stub, ctx) ?? stub;
+        return { status: 301, contentType: 'text/plain', body: Buffer.from('moved\n'), location };
+      }
+      body = Buffer.from(rewriteHtml(html, ctx), 'latin1');
     }
-    void site;
     return { status: 200, contentType, body };
   };
 
-  const handler = (site: string | null) => (req: IncomingMessage, res: ServerResponse) => {
+  const render = (site: string, path: string): ServedFile => {
+    const sf = files.get(site);
+    if (!sf) return notFound();
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(path);
+    } catch {
+      return { status: 400, contentType: 'text/plain', body: Buffer.from('bad path\n') };
+    }
+    if (decoded.includes('\0')) return notFound();
+    const norm = posix.normalize(`/${decoded}`);
+    if (norm.split('/').includes('..')) return notFound();
+    const hit = sf.resolve(norm + (decoded.endsWith('/') && !norm.endsWith('/') ? '/' : ''));
+    if (!hit) return notFound();
+    if ('redirect' in hit)
+      return { status: 301, contentType: 'text/plain', body: Buffer.from('moved\n'), location: encodeURI(hit.redirect) };
+    const key = `${site}/${hit.file}`;
+    let served = cache.get(key);
+    if (!served) {
+      try {
+        served = loadFile(sf.site, hit.file, hit.gz);
+      } catch (err) {
+        return { status: 500, contentType: 'text/plain', body: Buffer.from(`${String(err)}\n`) };
+      }
+      cache.set(key, served);
+    }
+    return served;
+  };
+
+  /** A request for `path` on a site's origin, or on the portal's (site null). */
+  const serve = (site: string | null, path: string): ServedFile => {
     requests++;
+    if (site === null)
+      return path === '/' || path === '/index.html' ? { status: 200, contentType: 'text/html', body: portalBody } : notFound();
+    return render(site, path);
+  };
+
+  const respond = (url: string): ServedFile => {
+    let u: URL;
+    try {
+      u = new URL(url);
+    } catch {
+      requests++;
+      return { status: 400, contentType: 'text/plain', body: Buffer.from('bad URL\n') };
+    }
+    if (u.origin === portal) return serve(null, u.pathname);
+    const site = siteByOrigin.get(u.origin);
+    if (site === undefined) {
+      requests++;
+      return notFound();
+    }
+    return serve(site, u.pathname);
+  };
+
+  return {
+    serve,
+    respond,
+    render,
+    urlFor(id: string): string {
+      const slash = id.indexOf('/');
+      const site = slash < 0 ? id : id.slice(0, slash);
+      const origin = origins[site];
+      if (!origin) throw new Error(`unknown site "${site}" in ${id}`);
+      return `${origin}/${encodeURI(slash < 0 ? '' : id.slice(slash + 1))}`;
+    },
+    idFor(url: string): string | undefined {
+      let u: URL;
+      try {
+        u = new URL(url);
+      } catch {
+        return undefined;
+      }
+      const site = siteByOrigin.get(u.origin);
+      if (!site) return undefined;
+      let path: string;
+      try {
+        path = decodeURIComponent(u.pathname);
+      } catch {
+        return undefined;
+      }
+      const page = files.get(site)!.pagePath(path);
+      return page && /\.(html?|xhtml)$/i.test(page) ? `${site}/${page}` : undefined;
+    },
+    get requests() {
+      return requests;
+    },
+    get cachedBytes() {
+      return cache.bytes;
+    },
+  };
+}
+
+/** The portal page: one link per front page (a site's `fronts`, or its root), the site's name as anchor text. */
+function portalPage(sites: SiteConfig[], origins: Record<string, string>): string {
+  const items = sites
+    .flatMap((s) =>
+      (s.fronts?.length ? s.fronts : ['']).map((f) => `<li><a href="${origins[s.name]}/${encodeURI(f)}">${s.name}</a></li>`),
+    )
+    .join('\n');
+  return `<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Portal</title></head>\n<body><h1>Portal</h1>\n<ul>\n${items}\n</ul>\n</body></html>\n`;
+}
+
+/** First port of a {@link simulatedWeb}'s origins (nothing listens there). */
+export const SIMULATED_BASE_PORT = 40000;
+
+/**
+ * The web's content without servers: origins `http://127.0.0.1:<40000 + i>` in site order (the portal after them),
+ * nothing listening, every answer computed synchronously by `respond(url)`. Same site order, same URLs, run after run.
+ */
+export function simulatedWeb(options: WebOptions): LocalWeb {
+  checkSiteNames(options.sites);
+  const base = options.basePort || SIMULATED_BASE_PORT;
+  const origins: Record<string, string> = {};
+  options.sites.forEach((s, i) => {
+    origins[s.name] = `http://127.0.0.1:${base + i}`;
+  });
+  const portal = `http://127.0.0.1:${base + options.sites.length}`;
+  const content = webContent(options, origins, portal);
+  return {
+    origins,
+    portal,
+    urlFor: content.urlFor,
+    idFor: content.idFor,
+    render: content.render,
+    respond: content.respond,
+    get requests() {
+      return content.requests;
+    },
+    get cachedBytes() {
+      return content.cachedBytes;
+    },
+    close: async () => {},
+  };
+}
+
+/** Starts one HTTP server per site plus the portal, all on 127.0.0.1. */
+export async function startLocalWeb(options: WebOptions): Promise<LocalWeb> {
+  checkSiteNames(options.sites);
+  const origins: Record<string, string> = {};
+  const servers: Server[] = [];
+  const delay = options.delayMs ?? 0;
+  let content: WebContent | undefined;
+
+  const handler = (site: string | null) => (req: IncomingMessage, res: ServerResponse) => {
     const send = (f: ServedFile) => {
       const headers: Record<string, string | number> = { 'content-type': f.contentType, 'content-length': f.body.length };
       if (f.location) headers.location = f.location;
@@ -287,15 +470,7 @@ export async function startLocalWeb(options: WebOptions): Promise<LocalWeb> {
         send({ status: 405, contentType: 'text/plain', body: Buffer.from('method not allowed\n') });
         return;
       }
-      const path = (req.url ?? '/').split(/[?#]/)[0];
-      if (site === null) {
-        if (path === '/' || path === '/index.html') send({ status: 200, contentType: 'text/html', body: portalBody });
-        else send(notFound());
-        return;
-      }
-      render(site, path).then(send, (err: unknown) => {
-        send({ status: 500, contentType: 'text/plain', body: Buffer.from(`${String(err)}\n`) });
-      });
+      send(content!.serve(site, (req.url ?? '/').split(/[?#]/)[0]));
     };
     if (delay > 0) setTimeout(go, delay);
     else go();
@@ -315,45 +490,24 @@ export async function startLocalWeb(options: WebOptions): Promise<LocalWeb> {
   try {
     let port = options.basePort ?? 0;
     for (const s of options.sites) {
-      const origin = await listen(s.name, port);
-      origins[s.name] = origin;
-      siteByOrigin.set(origin, s.name);
+      origins[s.name] = await listen(s.name, port);
       if (port) port++;
     }
     const portal = await listen(null, port);
-    portalBody = Buffer.from(portalPage(origins));
-
+    content = webContent(options, origins, portal);
+    const c = content;
     return {
       origins,
       portal,
-      urlFor(id: string): string {
-        const slash = id.indexOf('/');
-        const site = slash < 0 ? id : id.slice(0, slash);
-        const origin = origins[site];
-        if (!origin) throw new Error(`unknown site "${site}" in ${id}`);
-        return `${origin}/${encodeURI(slash < 0 ? '' : id.slice(slash + 1))}`;
-      },
-      idFor(url: string): string | undefined {
-        let u: URL;
-        try {
-          u = new URL(url);
-        } catch {
-          return undefined;
-        }
-        const site = siteByOrigin.get(u.origin);
-        if (!site) return undefined;
-        let path: string;
-        try {
-          path = decodeURIComponent(u.pathname);
-        } catch {
-          return undefined;
-        }
-        const page = files.get(site)!.pagePath(path);
-        return page && /\.(html?|xhtml)$/i.test(page) ? `${site}/${page}` : undefined;
-      },
-      render,
+      urlFor: c.urlFor,
+      idFor: c.idFor,
+      render: c.render,
+      respond: c.respond,
       get requests() {
-        return requests;
+        return c.requests;
+      },
+      get cachedBytes() {
+        return c.cachedBytes;
       },
       close: async () => {
         await Promise.all(

@@ -71,12 +71,12 @@ export interface RunnerDeps {
   evaluator: Evaluator;
   /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
   makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
-  /** The URL rules of a crawl. Default: lib/app/settings' crawlPolicy (the seeds' private hosts only). */
+  /** The URL rules of a crawl. Default: lib/app/settings' crawlPolicy (private seed hosts only if the user ticked them). */
   urlPolicy?(record: CrawlRecord): UrlPolicy;
   /**
    * Installs the browser's own guard for a run's URL rules before its first request (the extension: session rules
-   * that block redirect hops to private hosts, lib/app/network-guard.ts). A failure is reported (onError) and the run
-   * goes on with the engine's checks alone.
+   * that block its requests to private hosts, lib/app/network-guard.ts). If it fails, the run does not start: the
+   * crawl is marked 'error' with a message saying so (no crawl runs unguarded).
    */
   guardNetwork?(policy: UrlPolicy): Promise<void>;
   /** Default: the engine's createCrawl. */
@@ -476,7 +476,10 @@ export class CrawlRunner {
     try {
       await this.deps.guardNetwork?.(policy);
     } catch (error) {
-      this.deps.onError?.(error);
+      const text = `Forager could not install its network guard (${errorMessage(error)}) and does not crawl without it.`;
+      await this.fail(record.id, text);
+      this.deps.onCrawlsChanged?.();
+      throw new Error(text);
     }
     const fetcher = this.deps.makeFetcher(record.settings, policy);
     const controller = new AbortController();

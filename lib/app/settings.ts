@@ -6,7 +6,7 @@
 import type { StartRequest, StrategyDescription } from './protocol';
 import type { CrawlSettings, SeedSource } from './store/types';
 import type { Topic } from '../engine';
-import { isPrivateHost, stopwordLanguage, topicLanguage, type UrlPolicy } from '../engine';
+import { hostKind, stopwordLanguage, topicLanguage, type HostKind, type UrlPolicy } from '../engine';
 
 /** What a crawl started from the popup uses unless the user changes it. */
 export const DEFAULT_SETTINGS: CrawlSettings = {
@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS: CrawlSettings = {
   maxBuffer: 256,
   politenessDelayMs: 1000,
   stayOnSeedSites: false,
+  privateHosts: [],
   seed: 1,
 };
 
@@ -126,8 +127,25 @@ export function validateStart(
     if (seeds.length >= MAX_SEEDS) break;
   }
   if (seeds.length === 0) return { ok: false, error: 'There is no web page to start from (no http or https links).' };
+  const s0 = (typeof r.settings === 'object' && r.settings !== null ? r.settings : {}) as Partial<CrawlSettings>;
+  const privateSeeds = privateSeedHosts(seeds);
+  const ticked = tickedPrivateHosts(s0.privateHosts, privateSeeds);
+  const usable = seeds.filter((seed) => {
+    const host = new URL(seed).host;
+    return !privateSeeds.some((p) => p.host === host) || ticked.includes(host);
+  });
+  if (usable.length === 0) {
+    const listed = privateSeeds.map((p) => p.host);
+    const shown = `${listed.slice(0, 5).join(', ')}${listed.length > 5 ? `, and ${listed.length - 5} more` : ''}`;
+    return privateSeeds.every((p) => p.kind === 'metadata')
+      ? { ok: false, error: `Forager never fetches cloud metadata addresses (${shown}): there is nothing else to start from.` }
+      : {
+          ok: false,
+          error: `Every start page is on your own network or this computer (${shown}). Tick the ones Forager may crawl, or start from public pages.`,
+        };
+  }
 
-  const s = (typeof r.settings === 'object' && r.settings !== null ? r.settings : {}) as Partial<CrawlSettings>;
+  const s = s0;
   const strategyName = typeof s.strategy === 'string' && s.strategy ? s.strategy : DEFAULT_SETTINGS.strategy;
   const info = strategies?.find((x) => x.name === strategyName);
   if (strategies && !info) return { ok: false, error: `Unknown crawl strategy "${strategyName.slice(0, 60)}".` };
@@ -138,6 +156,7 @@ export function validateStart(
     maxBuffer: clampInt(s.maxBuffer, DEFAULT_SETTINGS.maxBuffer, SETTING_BOUNDS.maxBuffer),
     politenessDelayMs: clampInt(s.politenessDelayMs, DEFAULT_SETTINGS.politenessDelayMs, SETTING_BOUNDS.politenessDelayMs),
     stayOnSeedSites: s.stayOnSeedSites === true,
+    privateHosts: ticked,
     seed: clampInt(s.seed, now % 2_147_483_647 || 1, { min: 1, max: 2_147_483_647 }),
   };
 
@@ -204,14 +223,52 @@ export function seedHosts(seeds: string[]): string[] {
   return [...hosts];
 }
 
+/** A start page's host that is not on the public web, as the start form lists it for the user to tick. */
+export interface PrivateSeedHost {
+  /** Host and port as URL.host writes them: `192.168.1.20:8080`, `intranet`. */
+  host: string;
+  kind: Exclude<HostKind, 'public'>;
+  /** False for cloud metadata addresses: they cannot be ticked. */
+  tickable: boolean;
+}
+
 /**
- * The URL rules of a crawl. Private and loopback addresses are refused (a web page must not steer the crawler into
- * the user's router) except the seeds' own private hosts: then the user's own network host is what they asked to crawl.
+ * The seeds' hosts that are on the user's own network or computer (loopback, private, link-local, local names) or
+ * are cloud metadata addresses, once each, in seed order. A results page can list any address as a "result", so
+ * none of these is crawled unless the user ticks it; metadata addresses never are.
  */
-export function crawlPolicy(seeds: string[], settings: Pick<CrawlSettings, 'stayOnSeedSites'>): UrlPolicy {
+export function privateSeedHosts(seeds: string[]): PrivateSeedHost[] {
+  const out: PrivateSeedHost[] = [];
+  for (const seed of seeds) {
+    let url: URL;
+    try {
+      url = new URL(seed);
+    } catch {
+      continue;
+    }
+    const kind = hostKind(url.hostname);
+    if (kind === 'public' || out.some((p) => p.host === url.host)) continue;
+    out.push({ host: url.host, kind, tickable: kind !== 'metadata' });
+  }
+  return out;
+}
+
+/** The ticked hosts that are tickable private seed hosts (anything else in the request is dropped). */
+function tickedPrivateHosts(raw: unknown, privateSeeds: PrivateSeedHost[]): string[] {
+  if (!Array.isArray(raw)) return [];
+  const wanted = new Set(raw.filter((h): h is string => typeof h === 'string').map((h) => h.trim().toLowerCase()));
+  return privateSeeds.filter((p) => p.tickable && wanted.has(p.host)).map((p) => p.host);
+}
+
+/**
+ * The URL rules of a crawl. Private, loopback and link-local addresses are refused (a web page must not steer the
+ * crawler into the user's router), except the seed hosts the user ticked (host and port): then the user's own network
+ * host is what they asked to crawl. Cloud metadata addresses are refused whatever was ticked.
+ */
+export function crawlPolicy(seeds: string[], settings: Pick<CrawlSettings, 'stayOnSeedSites' | 'privateHosts'>): UrlPolicy {
   const hosts = seedHosts(seeds);
   const policy: UrlPolicy = { allowPrivate: false };
-  const privateHosts = hosts.filter((h) => isPrivateHost(h));
+  const privateHosts = tickedPrivateHosts(settings.privateHosts, privateSeedHosts(seeds));
   if (privateHosts.length) policy.privateHosts = privateHosts;
   if (settings.stayOnSeedSites) policy.allowedHosts = hosts;
   return policy;

@@ -114,7 +114,8 @@ interface Finished {
  * Unknown details count as 'other' and keep their text in the examples.
  */
 export function refusalRule(detail: string): string {
-  if (detail.startsWith('private or local host')) return 'private host';
+  // url/rules.ts checkHost's refusals ('private host 10.0.0.1 (...)'), and the wording of older checkpoints.
+  if (detail.startsWith('private host ') || detail.startsWith('private or local host')) return 'private host';
   if (/^host .* not allowed$/.test(detail)) return 'host not allowed';
   if (detail.startsWith('scheme ')) return 'scheme';
   if (detail.startsWith('non-HTML extension')) return 'non-HTML extension';

@@ -31,7 +31,19 @@ export { tokenize, words, stopwordLanguage } from './text/tokenize';
 export { cosine, norm, termVector, topicVector, keywordVector, expansionTerms, DEFAULT_EXPANSION } from './text/vector';
 export { baseLanguage, detectLanguage, topicLanguage, STEMMED_LANGUAGES, type TopicLanguageHints } from './text/language';
 export { canonicalizeUrl, originOf } from './url/canonical';
-export { checkUrl, isPrivateHost, isLoopbackHost, type UrlCheck, type UrlPolicy } from './url/rules';
+export {
+  checkAddress,
+  checkHost,
+  checkUrl,
+  hostKind,
+  isLoopbackHost,
+  isNamedHost,
+  isPrivateHost,
+  normalizeNamedHost,
+  type HostKind,
+  type UrlCheck,
+  type UrlPolicy,
+} from './url/rules';
 export { PriorityFrontier } from './frontier/index';
 export { Rng, type RngState } from './rng';
 export { errorMessage } from './errors';

@@ -12,6 +12,8 @@
  * |                          | timeout does), puppeteer detached from it first      | does to an event page)                                                    |
  * | downloads                | CDP Browser.setDownloadBehavior                      | download preferences at launch                                            |
  * | installing the package   | unpacked into a temporary folder (--load-extension)  | the .zip itself, as a temporary add-on (WebDriver BiDi)                   |
+ * | a name resolving to a    | --host-resolver-rules: `*.<domain>` only             | network.dns.forceResolve: every host name (literal addresses are not      |
+ * | private address (resolve)|                                                      | resolved, so the test webs on 127.0.0.1 are unaffected)                   |
  */
 import type { Browser, CDPSession, Page, WebWorker } from 'puppeteer';
 import {
@@ -82,10 +84,20 @@ export interface ExtensionDriver {
  * e2e package (`npm run zip:e2e`: site access granted at install; any other is refused), with `store: true` the one
  * people install (`npm run zip`).
  */
-export async function launchDriver(name: BrowserName, opts: { store?: boolean } = {}): Promise<ExtensionDriver> {
+export async function launchDriver(name: BrowserName, opts: LaunchOptions = {}): Promise<ExtensionDriver> {
   const zip = packagePath(name === 'chromium' ? 'chrome' : 'firefox', { e2e: !opts.store });
   if (!opts.store) await assertE2EPackage(zip);
-  return name === 'chromium' ? ChromiumDriver.launch(zip) : FirefoxDriver.launch(zip);
+  return name === 'chromium' ? ChromiumDriver.launch(zip, opts) : FirefoxDriver.launch(zip, opts);
+}
+
+export interface LaunchOptions {
+  /** The package people install (`npm run zip`) instead of the e2e one. */
+  store?: boolean;
+  /**
+   * Names under `domain` resolve to `address`, as public wildcard DNS can make any name do (Firefox can only force one
+   * answer for every name: see the table above). Plain http is then not upgraded to https in Firefox either.
+   */
+  resolve?: { domain: string; address: string };
 }
 
 /** The source of an expression that runs `fn(forager, ...args)` given an expression for the forager object. */
@@ -111,12 +123,16 @@ class ChromiumDriver implements ExtensionDriver {
     private readonly cleanup: () => Promise<void>,
   ) {}
 
-  static async launch(zip: string): Promise<ChromiumDriver> {
+  static async launch(zip: string, opts: LaunchOptions): Promise<ChromiumDriver> {
     const downloads = tempDir('forager-e2e-downloads-');
     // Chromium loads an extension from a folder: the package, unpacked.
     const unpacked = tempDir('forager-e2e-extension-');
     const chromium = await unpackPackage(zip, unpacked.dir)
-      .then(() => launchChromium(unpacked.dir))
+      .then(() =>
+        launchChromium(unpacked.dir, {
+          args: opts.resolve ? [`--host-resolver-rules=MAP *.${opts.resolve.domain} ${opts.resolve.address}`] : [],
+        }),
+      )
       .catch((e: unknown) => {
         downloads.remove();
         unpacked.remove();
@@ -217,10 +233,13 @@ class FirefoxDriver implements ExtensionDriver {
     private readonly cleanup: () => Promise<void>,
   ) {}
 
-  static async launch(zip: string): Promise<FirefoxDriver> {
+  static async launch(zip: string, opts: LaunchOptions): Promise<FirefoxDriver> {
     const downloads = tempDir('forager-e2e-downloads-');
+    const prefs = opts.resolve
+      ? { 'network.dns.forceResolve': opts.resolve.address, 'dom.security.https_first': false }
+      : undefined;
     // Installed from the package itself, as addons.mozilla.org hands it out.
-    const firefox = await launchFirefox(zip, { downloadDir: downloads.dir }).catch((e: unknown) => {
+    const firefox = await launchFirefox(zip, { downloadDir: downloads.dir, prefs }).catch((e: unknown) => {
       downloads.remove();
       throw e;
     });

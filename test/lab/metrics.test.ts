@@ -18,8 +18,8 @@ import {
   type RankDoc,
 } from '../../lab/metrics';
 import type { TermVector } from '../../lib/engine/types';
-import { staticRankings } from '../../lab/analysis';
-import type { CorpusIndex } from '../../lab/corpus';
+import { corpusBm25, staticRankings } from '../../lab/analysis';
+import { CorpusIndex, type CorpusDoc } from '../../lab/corpus';
 import { globToRegExp } from '../../lab/sites';
 
 describe('statistics', () => {
@@ -133,28 +133,64 @@ describe('crawl measures', () => {
 });
 
 describe('static rankings', () => {
+  const doc = (id: string, terms: TermVector, links: number[] = []): CorpusDoc => ({
+    id,
+    title: id,
+    heading: '',
+    length: Object.values(terms).reduce((a, b) => a + b, 0),
+    terms,
+    links,
+  });
+
   it('ranks by BM25 against the description and by distinct keywords with PageRank ties', () => {
-    const ids = ['s/one.html', 's/two.html', 's/three.html', 's/four.html'];
-    const tf: TermVector[] = [{ solar: 3, panel: 1 }, { solar: 1 }, { panel: 1, solar: 1 }, { wind: 4 }];
-    const df = documentFrequencies(tf.map((t) => ({ tf: t })));
-    const corpus = {
-      ids,
-      tf,
-      length: [4, 1, 2, 4],
-      pagerank: [0.1, 0.2, 0.3, 0.4],
-      df,
-      idf: idfWeights(df, 4),
-      position: new Map(ids.map((id, i) => [id, i])),
-    } as unknown as CorpusIndex;
+    // three is linked from every other page, so its PageRank is above one's
+    const corpus = CorpusIndex.fromDocs([
+      doc('s/one.html', { solar: 3, panel: 1 }, [2]),
+      doc('s/two.html', { solar: 1 }, [2]),
+      doc('s/three.html', { panel: 1, solar: 1 }),
+      doc('s/four.html', { wind: 4 }, [2]),
+    ]);
+    expect(corpus.pagerank[2]).toBeGreaterThan(corpus.pagerank[0]);
     const r = staticRankings(
       { id: 't', keywords: 'solar panels', description: 'solar', targets: [], examples: [], neighbors: [] },
       corpus,
     );
     expect(r.keywords).toEqual(['solar', 'panel']);
-    // both keywords: one (pr .1) and three (pr .3) -> three first; then two; four has none and is left out
+    // both keywords: one and three -> three first (higher PageRank); then two; four has none and is left out
     expect(r.linkage).toEqual(['s/three.html', 's/one.html', 's/two.html']);
     expect(r.lexical).not.toContain('s/four.html');
     expect(r.lexical.length).toBe(3);
+  });
+
+  it('BM25 through the inverted index equals BM25 over every page, to the bit', () => {
+    let state = 7;
+    const rand = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const vocab = ['alpha', 'beta', 'gamma', 'delta', 'eps', 'zeta', 'eta', 'theta'];
+    const docs: CorpusDoc[] = Array.from({ length: 60 }, (_, i) => {
+      const terms: TermVector = {};
+      for (const w of vocab) if (rand() < 0.4) terms[w] = 1 + Math.floor(rand() * 9);
+      return doc(`s/p${i}.html`, terms);
+    });
+    const corpus = CorpusIndex.fromDocs(docs);
+    const query = ['beta', 'eta', 'beta', 'nothere', 'alpha'];
+    const plain = bm25Scores(
+      docs.map((d) => ({ id: d.id, tf: d.terms, length: d.length })),
+      query,
+    );
+    expect([...corpusBm25(corpus, query)]).toEqual(plain);
+    // term vectors come back in the evaluator's order, and IDF is ln(N / df)
+    expect(Object.keys(corpus.tf(3))).toEqual(Object.keys(docs[3].terms));
+    const df = docs.filter((d) => d.terms.beta).length;
+    expect(corpus.idf('beta')).toBe(Math.log(60 / df));
+    expect(corpus.idf('nothere')).toBeUndefined();
+  });
+
+  it('PageRank over compressed rows equals the plain power iteration', () => {
+    const outlinks = [[1, 2], [2], [0], [], [0, 1, 2]];
+    const corpus = CorpusIndex.fromDocs(outlinks.map((l, i) => doc(`s/${i}.html`, { x: 1 }, l)));
+    expect([...corpus.pagerank]).toEqual(pageRank(outlinks));
+    expect([...corpus.outlinks(4)]).toEqual([0, 1, 2]);
+    expect(corpus.inlinks().map((x) => [...x])).toEqual([[2, 4], [0, 4], [0, 1, 4], [], []]);
   });
 });
 

@@ -489,15 +489,25 @@ describe('settings and start requests', () => {
     expect(validateStart(null)).toMatchObject({ ok: false });
   });
 
-  it("allows private hosts only when a seed is on one, and then only the seeds' own", () => {
+  it('allows private hosts only when a seed is on one and the user ticked it, and then only that host and port', () => {
     expect(crawlPolicy(['https://a.example.com/'], { stayOnSeedSites: false })).toEqual({ allowPrivate: false });
-    const policy = crawlPolicy(['http://127.0.0.1:8080/', 'https://b.example.com/'], { stayOnSeedSites: true });
-    expect(policy).toEqual({ allowPrivate: false, privateHosts: ['127.0.0.1'], allowedHosts: ['127.0.0.1', 'b.example.com'] });
-    const open = crawlPolicy(['http://127.0.0.1:8080/'], { stayOnSeedSites: false });
+    const seeds = ['http://127.0.0.1:8080/', 'https://b.example.com/'];
+    // Not ticked: the private seed host is not allowed (a results page can list any address).
+    expect(crawlPolicy(seeds, { stayOnSeedSites: false })).toEqual({ allowPrivate: false });
+    const policy = crawlPolicy(seeds, { stayOnSeedSites: true, privateHosts: ['127.0.0.1:8080'] });
+    expect(policy).toEqual({
+      allowPrivate: false,
+      privateHosts: ['127.0.0.1:8080'],
+      allowedHosts: ['127.0.0.1', 'b.example.com'],
+    });
+    // A ticked host that is not a seed's is ignored.
+    expect(crawlPolicy(seeds, { stayOnSeedSites: false, privateHosts: ['10.0.0.1'] })).toEqual({ allowPrivate: false });
+    const open = crawlPolicy(['http://127.0.0.1:8080/'], { stayOnSeedSites: false, privateHosts: ['127.0.0.1:8080'] });
     expect(checkUrl('http://10.0.0.1/admin', open)).toMatchObject({ ok: false, detail: expect.stringMatching(/private/) });
     expect(checkUrl('http://169.254.169.254/latest/meta-data', open)).toMatchObject({ ok: false });
     expect(checkUrl('http://localhost:9999/page', open)).toMatchObject({ ok: false });
-    expect(checkUrl('http://127.0.0.1:9999/page', open)).toEqual({ ok: true });
+    expect(checkUrl('http://127.0.0.1:9999/page', open)).toMatchObject({ ok: false }); // another port
+    expect(checkUrl('http://127.0.0.1:8080/page', open)).toEqual({ ok: true });
     expect(checkUrl('https://public.example.com/', open)).toEqual({ ok: true });
   });
 });

@@ -44,7 +44,7 @@ describe('command-line arguments', () => {
     expect(usage(['coffee', 'https://a.example/', '--param', 'nope=1'])).toMatch(/no parameter "nope"/);
     expect(usage(['coffee', 'https://a.example/', '--n', '0'])).toMatch(/--n must be a whole number >= 1/);
     expect(usage(['coffee', 'ftp://a.example/'])).toMatch(/not a seed URL/);
-    expect(usage(['coffee', 'http://127.0.0.1:8080/'])).toMatch(/private or loopback address .* add --allow-private/);
+    expect(usage(['coffee', 'http://127.0.0.1:8080/'])).toMatch(/refused: private host 127\.0\.0\.1:8080 .*--allow-private/);
     expect(usage(['coffee'])).toMatch(/at least one seed URL/);
     expect(usage(['coffee', ...Array.from({ length: 501 }, (_, i) => `https://a.example/${i}`)])).toMatch(/at most 500 seed/);
     expect(usage(['x'.repeat(501), 'https://a.example/'])).toMatch(/longer than 500/);
@@ -53,6 +53,27 @@ describe('command-line arguments', () => {
       kind: 'start',
       start: { language: 'de', fetch: { allowPrivate: true }, settings: { strategy: 'forager', maxPages: 500 } },
     });
+  });
+
+  it('allows a private seed host by --allow-private or by name, link-local ones only by name, metadata never', () => {
+    // --allow-private covers loopback and private networks, not link-local: those must be named.
+    expect(usage(['coffee', 'http://169.254.1.2/', '--allow-private'])).toMatch(/private host 169\.254\.1\.2 \(link-local\)/);
+    expect(parseCrawlArgs(['coffee', 'http://169.254.1.2/', '--private-host', '169.254.1.2'])).toMatchObject({
+      start: { fetch: { allowPrivate: false, privateHosts: ['169.254.1.2'] }, settings: { privateHosts: ['169.254.1.2'] } },
+    });
+    // A named host is that host and port: another port of it stays refused.
+    expect(usage(['coffee', 'http://192.168.1.20:8081/', '--private-host', '192.168.1.20:8080'])).toMatch(/refused/);
+    // Cloud metadata addresses, whatever the options.
+    for (const seed of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/',
+      'http://metadata.google.internal/',
+    ]) {
+      const host = new URL(seed).host;
+      expect(usage(['coffee', seed, '--allow-private', '--private-host', host])).toMatch(/cloud metadata: never fetched/);
+    }
+    expect(usage(['coffee', 'https://a.example/', '--private-host', 'a/b'])).toMatch(/--private-host: not a host/);
+    expect(usage(['--resume', 'dir', '--private-host', 'nas'])).toMatch(/drop --private-host/);
   });
 
   it("says how to crawl the bundled test web, and npm start's usage line works as written", () => {

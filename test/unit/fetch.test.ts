@@ -494,7 +494,7 @@ describe('createFetcher with an injected fetch', () => {
     };
     const fetcher = createFetcher({ fetch: spy, politenessDelayMs: 0 });
     const failure = expectFailure(await fetcher.fetch('https://example.org/go'), 'redirect');
-    expect(failure.detail).toContain('private or local host 169.254.169.254');
+    expect(failure.detail).toContain('private host 169.254.169.254 (cloud metadata');
     expect(called).toEqual(['https://example.org/robots.txt', 'https://example.org/go']);
   });
 

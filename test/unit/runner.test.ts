@@ -145,7 +145,7 @@ function flakyStore(base: CrawlStore) {
 }
 
 describe('CrawlRunner', () => {
-  it("installs the browser's network guard with the run's URL policy before the first request, and goes on if it fails", async () => {
+  it("installs the browser's network guard with the run's URL policy before the first request, and crawls nothing if it fails", async () => {
     const store = createMemoryStore();
     const web = makeWeb();
     const fetchers: FakeFetcher[] = [];
@@ -174,7 +174,11 @@ describe('CrawlRunner', () => {
         onError: (e) => errors.push(e),
       },
     );
-    const lan = { ...START, seeds: ['http://192.168.1.20/wiki/', ...START.seeds] };
+    const lan = {
+      ...START,
+      seeds: ['http://192.168.1.20/wiki/', ...START.seeds],
+      settings: { ...START.settings, privateHosts: ['192.168.1.20'] },
+    };
     const first = await runner.start(lan);
     await runner.whenIdle();
     // Installed (not merely asked for) before the first request.
@@ -182,10 +186,17 @@ describe('CrawlRunner', () => {
     expect(events.filter((e) => e.startsWith('guard false')).length).toBe(1);
     expect(events.includes('fetch')).toBe(true);
     fail = true;
-    const second = await runner.start(START);
+    events.length = 0;
+    await expect(runner.start(START)).rejects.toThrow(/could not install its network guard \(no declarativeNetRequest\)/);
     await runner.whenIdle();
-    expect(String(errors[0])).toContain('no declarativeNetRequest');
-    expect((await store.getCrawl(second.id))?.status).toBe('done');
+    expect(events.includes('fetch')).toBe(false);
+    const second = (await store.listCrawls()).find((c) => c.id !== first.id);
+    expect(second?.status).toBe('error');
+    expect(second?.error).toMatch(/does not crawl without it/);
+    // Resuming it fails the same way while the guard cannot be installed.
+    await expect(runner.resume(second!.id)).rejects.toThrow(/network guard/);
+    expect(events.includes('fetch')).toBe(false);
+    expect(errors).toEqual([]);
     expect((await store.getCrawl(first.id))?.status).toBe('done');
   });
 

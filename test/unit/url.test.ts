@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, checkUrl, isPrivateHost, isTrackingParam } from '../../lib/engine/url';
-import { GUARD_RULE_IDS, hostsUrlFilter, networkGuardRules, PRIVATE_URL_FILTERS } from '../../lib/app/network-guard';
+import { canonicalizeUrl, checkAddress, checkUrl, hostKind, isPrivateHost, isTrackingParam } from '../../lib/engine/url';
+import { MAX_GUARD_HOSTS, namedHostUrlFilters, networkGuardRules, PRIVATE_URL_FILTERS } from '../../lib/app/network-guard';
 
 describe('canonicalizeUrl', () => {
   it('lowercases scheme and host, drops default ports and the fragment', () => {
@@ -281,15 +281,105 @@ describe('checkUrl', () => {
 });
 
 describe('UrlPolicy.privateHosts', () => {
-  it('allows the named private hosts only, whatever allowPrivate says about the rest', () => {
-    const policy = { privateHosts: ['192.168.1.20', 'intranet'] };
+  it('allows the named private hosts only, on the named port, whatever allowPrivate says about the rest', () => {
+    const policy = { privateHosts: ['192.168.1.20:8080', 'intranet'] };
     expect(checkUrl('http://192.168.1.20:8080/wiki/', policy)).toEqual({ ok: true });
-    expect(checkUrl('http://intranet/docs/', policy)).toEqual({ ok: true });
+    expect(checkUrl('https://192.168.1.20:8080/wiki/', policy)).toEqual({ ok: true });
+    expect(checkUrl('http://192.168.1.20/', policy).ok).toBe(false); // the same host on another port
+    expect(checkUrl('http://192.168.1.20:22/', policy).ok).toBe(false);
+    expect(checkUrl('http://intranet/docs/', policy)).toEqual({ ok: true }); // no port named: 80 (and 443 for https)
+    expect(checkUrl('https://intranet/docs/', policy)).toEqual({ ok: true });
+    expect(checkUrl('http://intranet:8080/docs/', policy).ok).toBe(false);
     expect(checkUrl('http://192.168.1.21/', policy).ok).toBe(false);
     expect(checkUrl('http://10.0.0.1/', policy).ok).toBe(false);
     expect(checkUrl('http://169.254.169.254/latest/meta-data/', policy).ok).toBe(false);
-    expect(checkUrl('http://0xc0a80114/', policy)).toEqual({ ok: true }); // 192.168.1.20 in hex, as URL normalizes it
+    expect(checkUrl('http://0xc0a80114:8080/', policy)).toEqual({ ok: true }); // 192.168.1.20 in hex, as URL normalizes it
     expect(checkUrl('http://127.0.0.1/', { ...policy, allowPrivate: 'loopback' })).toEqual({ ok: true });
+  });
+
+  it('an explicit default port names that port under either scheme', () => {
+    const policy = { privateHosts: ['nas.local:80'] };
+    expect(checkUrl('http://nas.local/', policy)).toEqual({ ok: true });
+    expect(checkUrl('https://nas.local:80/', policy)).toEqual({ ok: true });
+    expect(checkUrl('https://nas.local/', policy).ok).toBe(false); // 443 was not named
+  });
+
+  it('link-local hosts only by name; cloud metadata never, not even by name or with allowPrivate', () => {
+    expect(checkUrl('http://169.254.10.1/', { allowPrivate: true }).ok).toBe(false);
+    expect(checkUrl('http://[fe80::1]/', { allowPrivate: true }).ok).toBe(false);
+    expect(checkUrl('http://169.254.10.1/', { privateHosts: ['169.254.10.1'] })).toEqual({ ok: true });
+    expect(checkUrl('http://10.0.0.1/', { allowPrivate: true })).toEqual({ ok: true });
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[fd00:ec2::254]/latest/',
+      'http://metadata.google.internal/computeMetadata/v1/',
+      'http://metadata/computeMetadata/v1/',
+      'http://100.100.100.200/latest/',
+      'http://168.63.129.16/machine',
+      'http://[::ffff:169.254.169.254]/',
+    ]) {
+      const host = new URL(url).host;
+      const r = checkUrl(url, { allowPrivate: true, privateHosts: [host] });
+      expect(r.ok, url).toBe(false);
+      if (!r.ok) expect(r.detail, url).toContain('cloud metadata');
+    }
+  });
+});
+
+describe('hostKind and checkAddress (the addresses a name resolves to, or the one a connection reached)', () => {
+  it('classifies addresses as a resolver or a socket reports them', () => {
+    const cases: [string, ReturnType<typeof hostKind>][] = [
+      ['127.0.0.2', 'loopback'],
+      ['::1', 'loopback'],
+      ['::ffff:127.0.0.2', 'loopback'],
+      ['::ffff:0:7f00:2', 'loopback'], // IPv4-translated
+      ['0.0.0.0', 'private'],
+      ['::', 'private'],
+      ['10.1.2.3', 'private'],
+      ['fd12:3456::1', 'private'],
+      ['64:ff9b:1::7f00:2', 'private'], // NAT64 local-use prefix
+      ['100::1', 'private'], // discard-only
+      ['2001::1', 'private'], // Teredo, inside 2001::/23
+      ['2001:db8::1', 'private'],
+      ['3fff::1', 'private'],
+      ['fe80::1', 'link-local'],
+      ['fe80::1%eth0', 'private'], // a zone id: not a URL host, refused
+      ['169.254.1.1', 'link-local'],
+      ['169.254.169.254', 'metadata'],
+      ['::ffff:169.254.169.254', 'metadata'],
+      ['fd00:ec2::254', 'metadata'],
+      ['metadata.google.internal', 'metadata'],
+      ['8.8.8.8', 'public'],
+      ['64:ff9b::808:808', 'public'], // NAT64 of a public address: how an IPv6-only network reaches the web
+      ['::ffff:8.8.8.8', 'public'],
+      ['2606:4700:4700::1111', 'public'],
+      ['2002:808:808::1', 'public'],
+      ['2002:7f00:1::1', 'loopback'], // 6to4 of 127.0.0.1
+      ['example.com', 'public'],
+    ];
+    for (const [address, kind] of cases) expect(hostKind(address), address).toBe(kind);
+  });
+
+  it('refuses a public-looking name at a private address unless the policy allows that kind or names the host', () => {
+    const url = 'http://127-0-0-2.example-dns.net:8080/x';
+    expect(checkAddress('8.8.8.8', url, {})).toEqual({ ok: true });
+    const refused = checkAddress('127.0.0.2', url, {});
+    expect(refused.ok).toBe(false);
+    if (!refused.ok)
+      expect(refused.detail).toBe('127-0-0-2.example-dns.net is at 127.0.0.2, a private address (loopback: this computer)');
+    expect(checkAddress('::ffff:0:7f00:2', url, {}).ok).toBe(false);
+    expect(checkAddress('64:ff9b:1::7f00:2', url, {}).ok).toBe(false);
+    expect(checkAddress('127.0.0.2', url, { allowPrivate: 'loopback' })).toEqual({ ok: true });
+    expect(checkAddress('10.0.0.2', url, { allowPrivate: 'loopback' }).ok).toBe(false);
+    expect(checkAddress('10.0.0.2', url, { allowPrivate: true })).toEqual({ ok: true });
+    expect(checkAddress('169.254.3.4', url, { allowPrivate: true }).ok).toBe(false);
+    expect(checkAddress('169.254.169.254', url, { allowPrivate: true }).ok).toBe(false);
+    // Named host and port: allowed at any address but a metadata one; another port of that name is not named.
+    const named = { privateHosts: ['127-0-0-2.example-dns.net:8080'] };
+    expect(checkAddress('192.168.7.7', url, named)).toEqual({ ok: true });
+    expect(checkAddress('169.254.3.4', url, named)).toEqual({ ok: true });
+    expect(checkAddress('169.254.169.254', url, named).ok).toBe(false);
+    expect(checkAddress('192.168.7.7', 'http://127-0-0-2.example-dns.net:9090/', named).ok).toBe(false);
   });
 });
 
@@ -389,6 +479,18 @@ describe('network guard rules (declarativeNetRequest session rules for redirect 
       '[3fff::1]',
       '[2::1]',
       '[4000::1]',
+      '[2001::1]',
+      '[2001:1ff::1]',
+      '[2001:200::1]',
+      '[2001:db8::]',
+      '[3fff:fff::1]',
+      '[3fff:1000::1]',
+      '[::ffff:0:7f00:2]',
+      '[64:ff9b:1::7f00:2]',
+      '168.63.129.16',
+      '168.63.129.17',
+      'metadata.goog',
+      'metadata.goog.example.com',
     ];
     for (const s of spellings) check(s);
     // Every IPv4 address class boundary is above; now a deterministic sweep of 20,000 addresses.
@@ -397,25 +499,61 @@ describe('network guard rules (declarativeNetRequest session rules for redirect 
       state = (state * 1664525 + 1013904223) % 2 ** 32;
       check([state >>> 24, (state >>> 16) & 255, (state >>> 8) & 255, state & 255].join('.'));
     }
+    // And 5,000 IPv6 literals inside and around 2000::/3, where the special blocks (2001::/23, 2001:db8::/32,
+    // 3fff::/20) sit in the first two groups.
+    const hex = (n: number) => n.toString(16);
+    for (let i = 0; i < 5_000; i++) {
+      state = (state * 1664525 + 1013904223) % 2 ** 32;
+      const first = [0x2001, 0x3fff, 0x2000 + (state >>> 20), 0x1fff, 0x4000][i % 5];
+      const second = [0, state & 0x3ff, state & 0xfff, 0xdb8, state & 0xffff][(state >>> 12) % 5];
+      check(`[${hex(first)}:${hex(second)}::${hex(state & 0xffff)}]`);
+    }
   });
 
-  it('lets the crawl reach its own private seed hosts and nothing next to them', () => {
-    const rules = networkGuardRules('abcdefghijklmnop', ['127.0.0.1', 'example.com', 'nas.local']);
+  it('lets the crawl reach its own ticked private hosts, on their ports, and nothing next to them', () => {
+    const rules = networkGuardRules('abcdefghijklmnop', ['127.0.0.1:4000', 'example.com', 'nas.local', '[fd00::1]:8443']);
     const blocks = rules.filter((r) => r.action.type === 'block');
     const allows = rules.filter((r) => r.action.type === 'allow');
-    expect(blocks.map((r) => r.condition.regexFilter)).toEqual(PRIVATE_URL_FILTERS);
-    expect(allows.length).toBe(1);
-    expect(allows[0].priority).toBeGreaterThan(Math.max(...blocks.map((r) => r.priority)));
+    expect(blocks.map((r) => ('regexFilter' in r.condition ? r.condition.regexFilter : ''))).toEqual(PRIVATE_URL_FILTERS);
+    expect(allows.length).toBe(6); // http and https for each of the three private hosts
+    expect(Math.min(...allows.map((r) => r.priority))).toBeGreaterThan(Math.max(...blocks.map((r) => r.priority)));
     expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
-    for (const r of rules) expect(GUARD_RULE_IDS).toContain(r.id); // what the next run removes before adding its own
     expect(rules.every((r) => r.condition.initiatorDomains.join() === 'abcdefghijklmnop')).toBe(true);
-    const allow = new RegExp(allows[0].condition.regexFilter);
-    expect(allow.test('http://127.0.0.1:4000/a.html')).toBe(true);
-    expect(allow.test('http://nas.local/')).toBe(true);
-    expect(allow.test('http://127.0.0.10/')).toBe(false);
-    expect(allow.test('http://127.0.0.2:4000/')).toBe(false);
-    expect(allow.test('http://example.com/')).toBe(false); // public: needs no allow rule
+    // declarativeNetRequest's urlFilter "|literal": the URL starts with the literal (hosts and schemes are lower case).
+    const allowed = (href: string) =>
+      allows.some((r) => 'urlFilter' in r.condition && href.startsWith(r.condition.urlFilter.replace(/^\|/, '')));
+    expect(allowed('http://127.0.0.1:4000/a.html')).toBe(true);
+    expect(allowed('https://127.0.0.1:4000/')).toBe(true);
+    expect(allowed('http://127.0.0.1:4001/')).toBe(false); // another port of a named host
+    expect(allowed('http://127.0.0.1/')).toBe(false);
+    expect(allowed('http://127.0.0.10:4000/')).toBe(false);
+    expect(allowed('http://127.0.0.1:40000/')).toBe(false);
+    expect(allowed('http://nas.local/')).toBe(true);
+    expect(allowed('https://nas.local/')).toBe(true);
+    expect(allowed('http://nas.local:8080/')).toBe(false);
+    expect(allowed('http://nas.local.evil.example/')).toBe(false);
+    expect(allowed('http://[fd00::1]:8443/x')).toBe(true);
+    expect(allowed('http://example.com/')).toBe(false); // public: needs no allow rule
     expect(networkGuardRules('x', ['example.com']).some((r) => r.action.type === 'allow')).toBe(false);
-    expect(new RegExp(hostsUrlFilter(['[fd00::1]'])).test('http://[fd00::1]:8080/')).toBe(true);
+    expect(namedHostUrlFilters('Router.Local:80')).toEqual(['|http://router.local/', '|https://router.local:80/']);
+  });
+
+  it('keeps every rule small whatever the seeds: 500 private seed hosts make 1000 short urlFilter rules', () => {
+    const hosts = Array.from({ length: 500 }, (_, i) => `10.${i >> 8}.${i & 255}.1:${8000 + i}`);
+    const rules = networkGuardRules('abcdefghijklmnop', hosts);
+    const allows = rules.filter((r) => r.action.type === 'allow');
+    expect(allows.length).toBe(1000);
+    expect(rules.filter((r) => 'regexFilter' in r.condition).length).toBe(PRIVATE_URL_FILTERS.length);
+    for (const r of rules) {
+      const filter = 'regexFilter' in r.condition ? r.condition.regexFilter : r.condition.urlFilter;
+      expect(filter.length).toBeLessThan(300);
+    }
+    expect(new Set(rules.map((r) => r.id)).size).toBe(rules.length);
+    expect(() =>
+      networkGuardRules(
+        'x',
+        Array.from({ length: MAX_GUARD_HOSTS + 1 }, (_, i) => `h${i}`),
+      ),
+    ).toThrow(/at most/);
   });
 });

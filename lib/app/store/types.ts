@@ -13,6 +13,11 @@ export interface CrawlSettings {
   politenessDelayMs: number;
   /** Only follow links to the seeds' hosts. */
   stayOnSeedSites: boolean;
+  /**
+   * Seed hosts on the user's own network or computer (host and port, as URL.host writes them) that the user ticked
+   * in the start form: the only private hosts the crawl may fetch (lib/app/settings.ts crawlPolicy). Absent: none.
+   */
+  privateHosts?: string[];
   /** RNG seed, for reproducible runs. */
   seed: number;
   /** How requests are made, when not the defaults: the command line's options (the extension's UI never sets it). */
@@ -27,8 +32,10 @@ export interface FetchSettings {
   /** Bytes read per page. */
   maxBytes: number;
   respectRobots: boolean;
-  /** Loopback and private addresses allowed (`--allow-private`: a local test web). */
+  /** Loopback and private addresses allowed (`--allow-private`: a local test web); link-local ones stay refused. */
   allowPrivate: boolean;
+  /** Private hosts allowed by name (`--private-host`: host or host:port, as URL.host writes it). */
+  privateHosts?: string[];
 }
 
 /**

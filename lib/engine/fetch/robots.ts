@@ -17,7 +17,7 @@
  */
 import { type Clock, realClock } from '../clock';
 import type { SkipReason } from '../types';
-import { privateHostAllowed, type UrlPolicy } from '../url/rules';
+import { checkHost, type UrlPolicy } from '../url/rules';
 import { DEFAULT_USER_AGENT, Deadline, classifyError, discardBody, isRedirectStatus, readBodyCapped, requestInit } from './http';
 import { RobotsRules } from './robots-rules';
 
@@ -82,8 +82,7 @@ function checkRobotsHop(url: string, policy: UrlPolicy = {}): { ok: true } | { o
   if (policy.allowedHosts && !policy.allowedHosts.some((h) => host === h.toLowerCase() || host.endsWith(`.${h.toLowerCase()}`))) {
     return { ok: false, detail: `host ${host} not allowed` };
   }
-  if (!privateHostAllowed(host, policy)) return { ok: false, detail: `private or local host ${host}` };
-  return { ok: true };
+  return checkHost(u, policy);
 }
 
 /** The product token robots.txt groups are matched against: 'Forager/0.1 (+...)' -> 'Forager'. */

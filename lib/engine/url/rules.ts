@@ -1,21 +1,26 @@
 /**
  * URL rules: which URLs a crawl may fetch at all. Pure string work on WHATWG `URL`; no DNS.
  *
- * Limitation: a DNS name that resolves to a private address (DNS rebinding, internal names in public zones) cannot be
- * recognised here, because lib/ has no resolver. Only literal addresses and reserved names are refused; a Node
- * fetcher that wants full protection must check the resolved address at connect time.
+ * Hosts are judged by name or literal address here ({@link checkHost}); a DNS name's addresses are judged with the
+ * same rules by {@link checkAddress} where they are known: the command line's dispatcher checks every address it
+ * connects to (lib/node/guarded-fetch.ts), the extension every address the browser reports or resolves
+ * (lib/app/address-guard.ts).
  */
 
 export interface UrlPolicy {
   /**
-   * Allow loopback, private, link-local ... addresses and localhost names (intranet crawls): true. Only loopback
-   * (127.0.0.0/8, ::1, localhost) while every other private address stays refused: 'loopback' (test webs, the lab).
-   * Default false.
+   * Allow loopback and private addresses and local names (intranet crawls): true. Only loopback (127.0.0.0/8, ::1,
+   * localhost) while every other private address stays refused: 'loopback' (test webs, the lab). Default false.
+   * Link-local addresses (169.254.0.0/16, fe80::/10) stay refused either way unless named in `privateHosts`, and
+   * cloud metadata addresses (169.254.169.254, fd00:ec2::254, metadata.google.internal ...) are never allowed.
    */
   allowPrivate?: boolean | 'loopback';
   /**
-   * Private or local hosts allowed by name although `allowPrivate` is off: a crawl seeded on the user's own
-   * intranet host may fetch that host, while 10.0.0.1 or 169.254.169.254 linked from its pages stay refused.
+   * Hosts allowed by name and port although their kind is refused: a crawl seeded on the user's own intranet host
+   * may fetch that host, while 10.0.0.1 or 169.254.169.254 linked from its pages stay refused. Entries are written
+   * as URL.host writes them: `192.168.1.20:8080`, `intranet`, `[fd00::1]:8443`; an entry without a port means the
+   * scheme's default port (80 for http, 443 for https), so the host's other ports stay refused. A named host is
+   * allowed whatever its name resolves to, except a cloud metadata address.
    */
   privateHosts?: string[];
   /** When given, only these hosts and their subdomains. */
@@ -160,21 +165,57 @@ function parseIPv4(host: string): number[] | null {
   return parts.every((p) => p <= 255) ? parts : null;
 }
 
-function isPrivateIPv4([a, b, c]: number[]): boolean {
-  return (
-    a === 0 || // 0.0.0.0/8 "this network"
+/**
+ * Cloud metadata services and their relatives (instance identity, credentials, the host agent): never fetched,
+ * whatever the policy names. AWS, GCP, Azure, Oracle, DigitalOcean and OpenStack use 169.254.169.254; AWS ECS and
+ * EKS 169.254.170.2 and .23, AWS over IPv6 fd00:ec2::254 (and ::23 for pod identity), Alibaba 100.100.100.200,
+ * Oracle also 192.0.0.192, Azure's host agent (WireServer) 168.63.129.16, a public address.
+ */
+const METADATA_IPV4 = new Set([
+  '169.254.169.254',
+  '169.254.170.2',
+  '169.254.170.23',
+  '100.100.100.200',
+  '192.0.0.192',
+  '168.63.129.16',
+]);
+const METADATA_IPV6 = new Set(['fd00:ec2::254', 'fd00:ec2::23']);
+const METADATA_NAMES = new Set([
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
+
+/**
+ * What a host or address is, for the private-network rules:
+ * - 'public': anything else (a DNS name here is judged by its name only; its addresses are checked where they are known);
+ * - 'loopback': this machine (127.0.0.0/8, ::1, localhost and *.localhost);
+ * - 'private': the user's networks and reserved space (RFC 1918, CGNAT, unique-local, multicast, documentation,
+ *   "this network", local names such as single labels, *.local, *.internal, *.home.arpa);
+ * - 'link-local': 169.254.0.0/16 and fe80::/10, where cloud metadata services live;
+ * - 'metadata': a cloud metadata address or name ({@link METADATA_IPV4}), never fetched.
+ */
+export type HostKind = 'public' | 'loopback' | 'private' | 'link-local' | 'metadata';
+
+function ipv4Kind(v4: number[]): HostKind {
+  const [a, b, c] = v4;
+  if (METADATA_IPV4.has(v4.join('.'))) return 'metadata';
+  if (a === 127) return 'loopback';
+  if (a === 169 && b === 254) return 'link-local';
+  const reserved =
+    a === 0 || // 0.0.0.0/8 "this network" (0.0.0.0 itself reaches this machine)
     a === 10 || // private
-    (a === 100 && b >= 64 && b <= 127) || // CGNAT 100.64/10 (also Alibaba's metadata 100.100.100.200)
-    a === 127 || // loopback
-    (a === 169 && b === 254) || // link-local, cloud metadata 169.254.169.254
+    (a === 100 && b >= 64 && b <= 127) || // CGNAT 100.64/10
     (a === 172 && b >= 16 && b <= 31) || // private
     (a === 192 && b === 0 && (c === 0 || c === 2)) || // IETF protocol assignments, TEST-NET-1
     (a === 192 && b === 168) || // private
     (a === 198 && (b === 18 || b === 19)) || // benchmarking
     (a === 198 && b === 51 && c === 100) || // TEST-NET-2
     (a === 203 && b === 0 && c === 113) || // TEST-NET-3
-    a >= 224 // multicast 224/4, reserved 240/4, broadcast
-  );
+    a >= 224; // multicast 224/4, reserved 240/4, broadcast
+  return reserved ? 'private' : 'public';
 }
 
 /**
@@ -193,75 +234,164 @@ function parseIPv6(host: string): number[] | null {
   return groups.some((g) => Number.isNaN(g)) ? null : groups;
 }
 
-function isPrivateIPv6(g: number[]): boolean {
-  const zeros5 = g[0] === 0 && g[1] === 0 && g[2] === 0 && g[3] === 0 && g[4] === 0;
-  const v4 = () => [g[6] >> 8, g[6] & 0xff, g[7] >> 8, g[7] & 0xff];
-  if (zeros5 && g[5] === 0 && g[6] === 0 && (g[7] === 0 || g[7] === 1)) return true; // :: and ::1
-  if (zeros5 && g[5] === 0xffff) return isPrivateIPv4(v4()); // IPv4-mapped ::ffff:a.b.c.d
-  if (zeros5 && g[5] === 0) return isPrivateIPv4(v4()); // deprecated IPv4-compatible ::a.b.c.d
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 0 && g[3] === 0 && g[4] === 0 && g[5] === 0) return isPrivateIPv4(v4()); // NAT64
-  if (g[0] === 0x2002) return isPrivateIPv4([g[1] >> 8, g[1] & 0xff, g[2] >> 8, g[2] & 0xff]); // 6to4
-  if ((g[0] & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
-  if ((g[0] & 0xffc0) === 0xfec0) return true; // site-local (deprecated) fec0::/10
-  if ((g[0] & 0xfe00) === 0xfc00) return true; // unique-local fc00::/7 (incl. AWS metadata fd00:ec2::254)
-  if ((g[0] & 0xff00) === 0xff00) return true; // multicast
-  if (g[0] === 0x2001 && g[1] === 0x0db8) return true; // documentation
-  return false;
+/**
+ * IPv6: the forms that carry an IPv4 address (mapped ::ffff:0:0/96, translated ::ffff:0:0:0/96, compatible ::/96,
+ * NAT64 64:ff9b::/96, 6to4 2002::/16) are what that IPv4 address is (a NAT64 network reaches public sites through
+ * 64:ff9b::a.b.c.d); everything else outside global unicast 2000::/3, and the special blocks inside it, is not public.
+ */
+function ipv6Kind(g: number[], text: string): HostKind {
+  if (METADATA_IPV6.has(text)) return 'metadata';
+  const v4 = (hi: number, lo: number) => ipv4Kind([hi >> 8, hi & 0xff, lo >> 8, lo & 0xff]);
+  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
+  if (zero(0, 7) && g[7] === 1) return 'loopback'; // ::1
+  if (zero(0, 8)) return 'private'; // :: unspecified (reaches this machine)
+  if (zero(0, 5) && g[5] === 0xffff) return v4(g[6], g[7]); // IPv4-mapped ::ffff:a.b.c.d
+  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return v4(g[6], g[7]); // IPv4-translated ::ffff:0:a.b.c.d
+  if (zero(0, 6)) return v4(g[6], g[7]); // deprecated IPv4-compatible ::a.b.c.d
+  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return v4(g[6], g[7]); // NAT64 well-known prefix
+  if (g[0] === 0x2002) return v4(g[1], g[2]); // 6to4
+  if ((g[0] & 0xffc0) === 0xfe80) return 'link-local'; // fe80::/10
+  if (g[0] < 0x2000 || g[0] > 0x3fff) return 'private'; // outside global unicast: unique-local, site-local, multicast, NAT64 local-use 64:ff9b:1::/48, discard 100::/64 ...
+  if (g[0] === 0x2001 && g[1] < 0x200) return 'private'; // 2001::/23 IETF protocol assignments (Teredo, ORCHID ...)
+  if (g[0] === 0x2001 && g[1] === 0x0db8) return 'private'; // documentation
+  if (g[0] === 0x3fff && g[1] < 0x1000) return 'private'; // documentation 3fff::/20
+  return 'public';
 }
 
 /** Reserved or internal-only names. Single-label names (no dot) only resolve through local search domains. */
-function isPrivateName(host: string): boolean {
+function nameKind(host: string): HostKind {
   const h = host.endsWith('.') ? host.slice(0, -1) : host;
-  if (!h.includes('.')) return true; // localhost, intranet names, "metadata"
-  return (
-    h.endsWith('.localhost') ||
+  if (METADATA_NAMES.has(h)) return 'metadata';
+  if (h === 'localhost' || h.endsWith('.localhost')) return 'loopback';
+  const local =
+    !h.includes('.') || // intranet names
     h.endsWith('.local') || // mDNS
-    h.endsWith('.internal') || // ICANN private-use TLD; metadata.google.internal
+    h.endsWith('.internal') || // ICANN private-use TLD
     h.endsWith('.home.arpa') ||
-    h.endsWith('.localdomain')
-  );
-}
-
-/** Whether `policy` lets a crawl reach `host` (a URL.hostname): public hosts always; private ones as the policy says. */
-export function privateHostAllowed(host: string, policy: UrlPolicy): boolean {
-  if (policy.allowPrivate === true || !isPrivateHost(host)) return true;
-  if (policy.allowPrivate === 'loopback' && isLoopbackHost(host)) return true;
-  return policy.privateHosts?.some((h) => h.toLowerCase() === host) ?? false;
-}
-
-/** 127.0.0.0/8, ::1 and localhost names: this machine only. */
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.$/, '');
-  return (
-    h === 'localhost' || h.endsWith('.localhost') || h === '[::1]' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
-  );
+    h.endsWith('.localdomain');
+  return local ? 'private' : 'public';
 }
 
 /**
- * Whether a hostname is a loopback, private, link-local, unique-local, CGNAT, "this network", multicast,
- * documentation or cloud-metadata address, or a reserved local name (localhost, *.localhost, *.local, *.internal,
- * single-label names). Accepts what `URL.hostname` gives (IPv6 in brackets) as well as bare IPv6, and any IPv4
- * spelling WHATWG URL understands (decimal 2130706433, hex 0x7f.1, octal 0177.0.0.1).
- * DNS names are judged by name only (no resolver in lib/).
+ * What `hostname` is (see {@link HostKind}). Accepts what `URL.hostname` gives (IPv6 in brackets), bare IPv6 (as a
+ * resolver or a socket reports it, an embedded dotted IPv4 included), and any IPv4 spelling WHATWG URL understands
+ * (decimal 2130706433, hex 0x7f.1, octal 0177.0.0.1). Anything that is not a valid host is 'private' (refused).
  */
-export function isPrivateHost(hostname: string): boolean {
+export function hostKind(hostname: string): HostKind {
   let host = hostname.trim().toLowerCase();
-  if (!host) return true;
+  if (!host) return 'private';
   if (host.includes(':') && !host.startsWith('[')) host = `[${host}]`;
   let normalized: string;
   try {
     // Let URL apply the WHATWG host parser: IPv4 number forms, IPv6 compression, IDNA.
     normalized = new URL(`http://${host}/`).hostname;
   } catch {
-    return true; // not a valid host at all: refuse rather than guess
+    return 'private'; // not a valid host at all (a zone id such as fe80::1%eth0 included): refuse rather than guess
   }
   if (normalized.startsWith('[')) {
-    const groups = parseIPv6(normalized.slice(1, -1));
-    return groups ? isPrivateIPv6(groups) : true;
+    const text = normalized.slice(1, -1);
+    const groups = parseIPv6(text);
+    return groups ? ipv6Kind(groups, text) : 'private';
   }
   const v4 = parseIPv4(normalized);
-  if (v4) return isPrivateIPv4(v4);
-  return isPrivateName(normalized);
+  if (v4) return ipv4Kind(v4);
+  return nameKind(normalized);
+}
+
+/**
+ * Whether a hostname is a loopback, private, link-local, unique-local, CGNAT, "this network", multicast,
+ * documentation or cloud-metadata address, or a reserved local name (see {@link hostKind}).
+ * DNS names are judged by name only: their addresses are checked where they are known (the command line's
+ * connections, the extension's webRequest and dns checks; {@link checkAddress}).
+ */
+export function isPrivateHost(hostname: string): boolean {
+  return hostKind(hostname) !== 'public';
+}
+
+/** 127.0.0.0/8, ::1 and localhost names: this machine only. */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostKind(hostname) === 'loopback';
+}
+
+const DEFAULT_PORTS: Record<string, string> = { 'http:': '80', 'https:': '443' };
+
+/**
+ * A privateHosts entry as URL.host writes it: lower case, IPv4 in dotted decimal, IPv6 bracketed and compressed,
+ * the port only when given (an explicit :80 or :443 is kept, and matches that port under either scheme).
+ * Null when it is not a host.
+ */
+export function normalizeNamedHost(entry: string): string | null {
+  const text = entry.trim();
+  if (!text || /[/?#@\s]/.test(text)) return null;
+  try {
+    const u = new URL(`http://${text}/`);
+    const port = /:(\d+)$/.exec(text)?.[1];
+    return port !== undefined && !u.port ? `${u.hostname}:${Number(port)}` : u.host;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether `policy.privateHosts` names this URL's host and port (an entry without a port: the scheme's default port). */
+export function isNamedHost(url: URL, policy: UrlPolicy): boolean {
+  if (!policy.privateHosts?.length) return false;
+  const port = url.port || DEFAULT_PORTS[url.protocol] || '';
+  const withPort = `${url.hostname}:${port}`;
+  for (const entry of policy.privateHosts) {
+    const named = normalizeNamedHost(entry);
+    if (named === url.host || named === withPort) return true;
+  }
+  return false;
+}
+
+/**
+ * Whether `policy` lets a crawl reach a server of this kind for `url`: public always; metadata never; loopback with
+ * allowPrivate true or 'loopback'; private with allowPrivate true; link-local only when named; and every kind but
+ * metadata when `privateHosts` names the URL's host and port.
+ */
+function kindAllowed(kind: HostKind, url: URL, policy: UrlPolicy): boolean {
+  if (kind === 'public') return true;
+  if (kind === 'metadata') return false;
+  if (isNamedHost(url, policy)) return true;
+  if (kind === 'loopback') return policy.allowPrivate === true || policy.allowPrivate === 'loopback';
+  if (kind === 'private') return policy.allowPrivate === true;
+  return false; // link-local: only by name
+}
+
+/** How a refusal names each kind (every detail says "private", which the UI and the tests look for). */
+const KIND_WORDS: Record<Exclude<HostKind, 'public'>, string> = {
+  loopback: 'loopback: this computer',
+  private: 'a private network or a local name',
+  'link-local': 'link-local',
+  metadata: 'cloud metadata: never fetched',
+};
+
+/** The URL rules' verdict on the host of `url` (already parsed), judged by name or literal address. */
+export function checkHost(url: URL, policy: UrlPolicy): UrlCheck {
+  const kind = hostKind(url.hostname);
+  if (kindAllowed(kind, url, policy)) return { ok: true };
+  return { ok: false, detail: `private host ${url.host} (${KIND_WORDS[kind as Exclude<HostKind, 'public'>]})` };
+}
+
+/**
+ * The verdict on a server address for a request to `url`: what a resolver returned for its host name, or the
+ * address the connection actually reached (the command line's dispatcher, the browser's webRequest `ip`). The
+ * same rules as {@link checkHost}, applied to the address: a public-looking name that resolves to 127.0.0.2 is
+ * refused unless the policy allows loopback or names that host and port.
+ */
+export function checkAddress(address: string, url: string | URL, policy: UrlPolicy): UrlCheck {
+  let u: URL;
+  try {
+    u = typeof url === 'string' ? new URL(url) : url;
+  } catch {
+    return { ok: false, detail: 'unparsable URL' };
+  }
+  const kind = hostKind(address);
+  if (kindAllowed(kind, u, policy)) return { ok: true };
+  return {
+    ok: false,
+    detail: `${u.hostname} is at ${address}, a private address (${KIND_WORDS[kind as Exclude<HostKind, 'public'>]})`,
+  };
 }
 
 function normalizeHost(h: string): string | null {
@@ -329,7 +459,7 @@ function calendarTrap(segments: string[], params: [string, string][]): string | 
  * year before 1900 or more than 2 years ahead in a /YYYY/MM path, a YYYY-MM(-DD) segment or a year/date query
  * value, or more than 4 consecutive numeric path segments; depth and repetition limits catch the rest); hosts outside
  * `allowedHosts` (a host matches itself and its subdomains); private and reserved addresses and local names
- * unless `allowPrivate` (see {@link isPrivateHost}; DNS names resolving to private addresses are not detected).
+ * as {@link checkHost} says (a DNS name is judged here by its name; its addresses by {@link checkAddress}).
  */
 export function checkUrl(url: string, policy: UrlPolicy = {}): UrlCheck {
   const maxUrlLength = policy.maxUrlLength ?? 2048;
@@ -348,7 +478,8 @@ export function checkUrl(url: string, policy: UrlPolicy = {}): UrlCheck {
   if (u.username || u.password) return { ok: false, detail: 'URL carries credentials' };
   const host = u.hostname;
   if (policy.allowedHosts && !hostAllowed(host, policy.allowedHosts)) return { ok: false, detail: `host ${host} not allowed` };
-  if (!privateHostAllowed(host, policy)) return { ok: false, detail: `private or local host ${host}` };
+  const hostCheck = checkHost(u, policy);
+  if (!hostCheck.ok) return hostCheck;
 
   const rawSegments = u.pathname.split('/').filter((s) => s !== '');
   const segments = rawSegments.map((s) => safeDecode(s).toLowerCase());
