@@ -52,8 +52,9 @@ export default defineConfig({
     worker: { rollupOptions: { treeshake } },
   }),
   manifest: ({ browser }) => ({
-    name: 'Forager',
-    description: 'Extends a web search: crawls outward from the results and ranks fresh pages on the same topic.',
+    name: '__MSG_extName__',
+    description: '__MSG_extDescription__',
+    default_locale: 'en',
     permissions: [
       'contextMenus',
       'storage',
@@ -66,6 +67,8 @@ export default defineConfig({
       ...(browser === 'chrome' ? ['offscreen'] : ['webRequestBlocking', 'dns']),
     ],
     optional_host_permissions: ['<all_urls>'],
+    // The notice when a crawl ends, asked for when the user turns it on (options page).
+    optional_permissions: ['notifications'],
     ...(e2e ? { host_permissions: ['<all_urls>'] } : {}),
     // runtime.getContexts (finding the offscreen document) came in Chrome 116.
     ...(browser === 'chrome' ? { minimum_chrome_version: '116' } : {}),

@@ -221,15 +221,19 @@ async function extensionRun(chromium: ChromiumSession, maxPages: number, latency
   const browserPid = chromium.browser.process()?.pid;
   const { worker, popup, close } = await openPopupOnSerp(chromium, latencyMs, observeLongTasks);
   try {
-    await popup
-      .$eval(tid('param-n'), (e) => (e as HTMLInputElement).value)
-      .then((n) => {
-        if (Number(n) !== DEFAULT_N) throw new Error(`the popup's default N is ${n}, the bench's ${DEFAULT_N}`);
-      });
+    // The strategy's parameters are the user's defaults (options page, storage.local): N set there, the popup reloaded.
+    if (n !== DEFAULT_N) {
+      await worker.evaluate(async (value) => {
+        const c = (globalThis as unknown as { chrome: { storage: { local: { set(items: object): Promise<void> } } } }).chrome;
+        await c.storage.local.set({ 'forager.settings': { params: { n: value } } });
+      }, n);
+      await popup.reload({ waitUntil: 'domcontentloaded' });
+      await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    }
     const startedAt = await popup.evaluate(() => performance.now());
     const t0 = Date.now();
     const cpu0 = snapshot(browserPid);
-    const id = await startFromForm(popup, { maxPages, politenessDelayMs: 0, n: n === DEFAULT_N ? undefined : n });
+    const id = await startFromForm(popup, { maxPages, politenessDelayMs: 0 });
     const status = await waitForStatus(popup, ['done', 'stopped', 'error'], 600_000);
     const wallMs = Date.now() - t0;
     const cpu1 = snapshot(browserPid);

@@ -4,6 +4,7 @@
  * evaluator, storage areas, alarms, the network guard, tab reading) and connects the extension's listeners to it.
  */
 import { createBackgroundApp, storedFailureNotes } from '../lib/app/background-app';
+import { type EndNotice, ToolbarBadge } from '../lib/app/badge';
 import { storedRetention } from '../lib/app/library';
 import { createGuardedEvaluator } from '../lib/app/evaluator/guarded-evaluator';
 import {
@@ -27,6 +28,8 @@ import { spawnEvaluatorWorker } from './worker/spawn';
 const MENU_ID = 'forager-crawl-from-here';
 const KEEPALIVE_ALARM = 'forager-keepalive';
 const SESSION_MARK = 'forager.session';
+/** storage.local key of the options page's "tell me when a crawl ends" (entrypoints/ui/settings.ts NOTIFY_KEY). */
+const NOTIFY_KEY = 'forager.notifyOnEnd';
 
 /** The part of declarativeNetRequest the network guard uses (Chrome 84+, Firefox 113+ in MV3). */
 interface DeclarativeNetRequest {
@@ -269,6 +272,40 @@ export default defineBackground(() => {
     clearStorage,
   });
 
+  // Toolbar badge: new relevant pages of the latest crawl, coloured by its state (lib/app/badge.ts).
+  const action = (browser as unknown as { action?: typeof browser.browserAction }).action ?? browser.browserAction;
+  const badge = new ToolbarBadge({
+    surface: {
+      set: (text, color) => {
+        Promise.resolve(action.setBadgeText({ text })).catch(() => undefined);
+        Promise.resolve(action.setBadgeBackgroundColor({ color })).catch(() => undefined);
+        const setTextColor = (action as { setBadgeTextColor?: (d: { color: string }) => Promise<void> }).setBadgeTextColor;
+        void setTextColor?.({ color: '#ffffff' })?.catch(() => undefined);
+      },
+    },
+    load: (id) => app.runner.snapshot(id || undefined, 0).catch(() => null),
+    onEnded: (notice) => void notifyEnd(notice),
+  });
+  app.hub.subscribe({ post: (m) => badge.receive(m) }).ready();
+  void app.ready.then(() => badge.init()).catch(() => undefined);
+
+  /** The notice at a crawl's end, when the user turned it on (options page; `notifications` is optional). */
+  async function notifyEnd(notice: EndNotice): Promise<void> {
+    if (!(await browser.storage.local.get(NOTIFY_KEY))[NOTIFY_KEY]) return;
+    if (!(await browser.permissions.contains({ permissions: ['notifications'] }))) return;
+    await browser.notifications.create(`forager-end-${notice.crawlId}`, {
+      type: 'basic',
+      iconUrl: browser.runtime.getURL('/icon/128.png'),
+      title: notice.title,
+      message: notice.message,
+    });
+  }
+  browser.notifications?.onClicked.addListener((id) => {
+    if (!id.startsWith('forager-end-')) return;
+    const crawlId = id.slice('forager-end-'.length);
+    void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + `#/crawl/${encodeURIComponent(crawlId)}` });
+  });
+
   browser.runtime.onStartup.addListener(() => app.browserStarted());
   // Waking the worker is the alarm's whole job: start-up recovery resumes the crawl.
   browser.alarms.onAlarm.addListener(() => {});
@@ -277,9 +314,13 @@ export default defineBackground(() => {
 
   // Context menu "Crawl from here": opens the start view of the results page in a tab (a popup cannot be opened from
   // a menu click in every browser; a tab works in both).
-  void browser.contextMenus
-    .removeAll()
-    .then(() => browser.contextMenus.create({ id: MENU_ID, title: 'Crawl from here', contexts: ['page', 'link', 'selection'] }));
+  void browser.contextMenus.removeAll().then(() =>
+    browser.contextMenus.create({
+      id: MENU_ID,
+      title: (browser.i18n.getMessage as (key: string) => string)('menuCrawlFromHere') || 'Crawl from here',
+      contexts: ['page', 'link', 'selection'],
+    }),
+  );
   async function onMenuClick(
     info: MenuClick & { menuItemId?: string | number },
     tab?: { id?: number; url?: string; title?: string; index?: number },
@@ -310,6 +351,6 @@ export default defineBackground(() => {
   // For end-to-end tests and debugging from the worker's console.
   const { runner, hub, handle, ready } = app;
   Object.assign(globalThis, {
-    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard },
+    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge },
   });
 });

@@ -655,7 +655,7 @@ export async function startFromForm(
   await setField(page, 'max-pages', String(settings.maxPages));
   if (settings.n !== undefined) await setField(page, 'param-n', String(settings.n));
   await page.bringToFront();
-  await within(page.click(`${tid('advanced')} summary`), 30_000, 'click on Advanced');
+  await within(page.click(`${tid('advanced')} summary`), 30_000, 'click on More settings');
   await setField(page, 'politeness', String(settings.politenessDelayMs));
   await clickTestId(page, 'crawl-button');
   const outcome = await waitFor(
@@ -697,17 +697,14 @@ export async function panelPages(page: Page): Promise<number> {
   return Number(await page.$eval(tid('progress'), (el) => el.getAttribute('aria-valuenow')).catch(() => '0'));
 }
 
-/** The result rows shown: URL, score, fresh flag, the title as text, whether it has a score bar. */
-export function resultRows(
-  page: Page,
-): Promise<{ url: string; score: number; fresh: boolean; title: string; scoreBar: boolean; badge: boolean }[]> {
+/** The result rows shown: URL, score, fresh flag, the title as text, whether it has the "new" badge. */
+export function resultRows(page: Page): Promise<{ url: string; score: number; fresh: boolean; title: string; badge: boolean }[]> {
   return page.$$eval(tid('result-row'), (rows) =>
     rows.map((r) => ({
       url: r.getAttribute('data-url') ?? '',
       score: Number(r.getAttribute('data-score')),
       fresh: r.getAttribute('data-fresh') === 'true',
       title: r.querySelector('[data-testid="result-link"]')?.textContent ?? '',
-      scoreBar: !!r.querySelector('.score-bar[role="meter"]'),
       badge: !!r.querySelector('[data-testid="fresh-badge"]'),
     })),
   );

@@ -1,10 +1,11 @@
 /**
- * The options page: Forager's data (how much there is, "Delete all Forager data" with a confirmation) and the privacy
+ * The options page: the crawl settings new crawls start from (strategy, its parameters, notices), Forager's data (how much there is, "Delete all Forager data" with a confirmation) and the privacy
  * statement (PRIVACY.md, built in).
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
 import privacy from '../../PRIVACY.md?raw';
 import { request } from '../ui/api';
+import { StrategySettings } from '../ui/strategy-settings';
 import { Markdown } from './markdown';
 
 type Stage = 'idle' | 'confirm' | 'deleting' | 'deleted';
@@ -49,6 +50,8 @@ export function App() {
       <h1>
         <img src="/icon/32.png" alt="" /> Forager options
       </h1>
+
+      <StrategySettings />
 
       <section aria-labelledby="data-heading">
         <h2 id="data-heading">Your data</h2>

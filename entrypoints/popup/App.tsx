@@ -1,21 +1,29 @@
 /**
- * The popup: reads the tab it was opened on (a search results page gives the topic and the seeds), offers the
- * Crawl button, and shows the current crawl live. Its state comes from the background (snapshot, then throttled
- * deltas over a port); closing it changes nothing.
+ * The popup. Results first: when a crawl runs, belongs to this tab or is recent, its new relevant pages fill the popup
+ * and the start form folds under "New crawl"; otherwise the start form (topic and start pages read from the tab) comes
+ * first. State comes from the background (snapshot, then throttled deltas over a port); closing the popup changes
+ * nothing.
  *
  * `popup.html?tab=<id>` targets a given tab instead of the active one (end-to-end tests open the popup as a page).
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
-import { mergeResults } from '../../lib/app/view/results';
-import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CrawlSnapshot, LiveServerMessage, StrategyDescription, TabContext } from '../../lib/app/protocol';
 import type { CrawlSettings } from '../../lib/app/store/types';
+import { oneLine } from '../../lib/app/text-safety';
+import { countsOf, mergeScores, visiblePages } from '../../lib/app/view/relevance';
+import { mergeResults } from '../../lib/app/view/results';
+import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
 import { errorMessage } from '../../lib/engine';
 import { connectLive, openResultsPage, request } from '../ui/api';
-import { CrawlPanel, ResultList, StartForm } from '../ui/components';
+import { CrawlPanel, FailureNotice, fetchedNothing, ListActions, ListToggles, ResultList, StartForm } from '../ui/components';
+import { useHidden } from '../ui/hidden';
+import { t } from '../ui/i18n';
+import { loadDefaults } from '../ui/settings';
 
-/** Rows the popup shows; "Show all" opens the results page. */
-export const POPUP_TOP = 50;
+/** Rows the popup keeps (best first); "All results" opens the results page. */
+export const POPUP_TOP = 60;
+/** A crawl this recent is shown first on opening. */
+const RECENT_MS = 30 * 60_000;
 
 async function currentTabId(): Promise<number | undefined> {
   const fromUrl = Number(new URLSearchParams(location.search).get('tab'));
@@ -39,6 +47,7 @@ export function applyLive(current: CrawlSnapshot | null, m: LiveServerMessage): 
       top: mergeResults(current.top, m.pages, POPUP_TOP),
       pageCount: Math.max(current.pageCount, m.record.stats.pagesEvaluated),
       active: m.record.status === 'running',
+      scores: mergeScores(current.scores, m.pages),
     };
   }
   // Another crawl started (from the context menu or another window): follow it.
@@ -48,22 +57,37 @@ export function applyLive(current: CrawlSnapshot | null, m: LiveServerMessage): 
       top: mergeResults([], m.pages, POPUP_TOP),
       pageCount: m.record.stats.pagesEvaluated,
       active: true,
+      scores: mergeScores([], m.pages),
     };
   }
   return current;
 }
 
+/** Whether the popup opens on the crawl's results rather than on the start form. */
+export function resultsFirst(snap: CrawlSnapshot | null, tab: TabContext | null, now = Date.now()): boolean {
+  if (!snap) return false;
+  const r = snap.record;
+  if (r.status === 'running' || r.status === 'paused') return true;
+  if (tab && (r.source.pageUrl === tab.url || r.seeds.includes(tab.url))) return true;
+  // A results page for another search: the user came for a new crawl.
+  if (tab?.serp && tab.serp.results.length > 0) return false;
+  return now - r.updatedAt < RECENT_MS;
+}
+
 export function App() {
   const [tab, setTab] = useState<TabContext | null | 'loading'>('loading');
-  const [snap, setSnap] = useState<CrawlSnapshot | null>(null);
+  const [snap, setSnap] = useState<CrawlSnapshot | null | 'loading'>('loading');
   const [strategies, setStrategies] = useState<StrategyDescription[] | null>(null);
   const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [view, setView] = useState({ showSearch: false, showLow: false, showHidden: false });
+  const current = snap === 'loading' ? null : snap;
+  const [hidden, hide] = useHidden(current?.record.id);
 
   useEffect(() => {
     void (async () => {
       try {
-        const [s, d] = await Promise.all([request({ type: 'forager/strategies' }), request({ type: 'forager/defaults' })]);
+        const [s, d] = await Promise.all([request({ type: 'forager/strategies' }), loadDefaults()]);
         setStrategies(s);
         setDefaults(d);
       } catch (e) {
@@ -75,31 +99,72 @@ export function App() {
       if (tabId === undefined) return setTab(null);
       setTab(await request({ type: 'forager/inspectTab', tabId }).catch(() => null));
     })();
-    return connectLive({ type: 'subscribe', limit: POPUP_TOP }, (m) => setSnap((cur) => applyLive(cur, m)));
+    return connectLive({ type: 'subscribe', limit: POPUP_TOP }, (m) =>
+      setSnap((cur) => applyLive(cur === 'loading' ? null : cur, m)),
+    );
   }, []);
 
-  const running = snap?.record.status === 'running';
-  // The start section depends on the tab and the settings only: kept as is while results stream in (the same vnodes,
-  // which Preact skips), not re-rendered with every live update.
+  const tabInfo = tab === 'loading' ? null : tab;
+  // Decided once, when both are known, so the layout does not flip under the user while results stream in (a crawl
+  // the user starts here switches it to results).
+  const [first, setFirst] = useState<'results' | 'start' | null>(null);
+  useEffect(() => {
+    if (first !== null || snap === 'loading') return;
+    // A running or paused crawl is shown at once; otherwise the tab decides (is it this crawl's page?).
+    const live = snap?.record.status === 'running' || snap?.record.status === 'paused';
+    if (!live && tab === 'loading') return;
+    setFirst(resultsFirst(snap, tab === 'loading' ? null : tab) ? 'results' : 'start');
+  }, [snap, tab, first]);
+
+  const counts = useMemo(() => countsOf(current?.scores ?? []), [current?.scores]);
+  const rows = useMemo(
+    () =>
+      current
+        ? visiblePages(current.top, counts.cut, {
+            showSearch: view.showSearch,
+            showLow: view.showLow,
+            hidden: view.showHidden ? undefined : hidden,
+          })
+        : [],
+    [current?.top, counts.cut, view, hidden],
+  );
+  const running = current?.record.status === 'running';
+
+  // Focus where the user's next action is: the first new page, or the start button.
+  const focused = useRef(false);
+  useEffect(() => {
+    if (focused.current || first === null) return;
+    const target =
+      first === 'results'
+        ? document.querySelector<HTMLElement>('[data-testid="result-link"]')
+        : document.querySelector<HTMLElement>('[data-testid="crawl-button"]');
+    if (target) {
+      target.focus({ preventScroll: true });
+      focused.current = true;
+    }
+  });
+
   const startSection = useMemo(() => {
-    const serp = tab && tab !== 'loading' ? tab.serp : null;
-    const draft =
-      tab && tab !== 'loading' ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tab.url) : pageDraft(tab)) : null;
-    const seedNote =
-      serp && serp.results.length > 0
-        ? `among ${serp.linkCount} links${serp.engine ? ` on this ${serp.engine} page` : ''}`
-        : draft
-          ? '(this page: not a search results page)'
-          : undefined;
+    const serp = tabInfo?.serp ?? null;
+    const draft = tabInfo ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tabInfo.url) : pageDraft(tabInfo)) : null;
+    const isSerp = !!serp && serp.results.length > 0;
+    const seedNote = isSerp
+      ? serp.engine
+        ? t('seedNoteEngine', serp.engine)
+        : undefined
+      : draft
+        ? t('seedNotePage')
+        : undefined;
+    const seedTitles = isSerp ? Object.fromEntries(serp.results.map((r) => [r.url, r.title])) : undefined;
     return (
-      <div class="section start-box" data-testid="start-section">
+      <div class="start-box" data-testid="start-section">
         {tab === 'loading' || !strategies || !defaults ? (
-          <p class="note">Reading this tab…</p>
+          <p class="note">{t('readingTab')}</p>
         ) : draft ? (
           <>
-            {!(serp && serp.results.length > 0) && (
+            {!isSerp && (
               <p class="note" data-testid="not-serp">
-                No search results found in this tab; you can crawl from the page itself.
+                {t('notSerp')}
               </p>
             )}
             <StartForm
@@ -109,72 +174,104 @@ export function App() {
               defaults={defaults}
               editableSeeds={false}
               seedNote={seedNote}
-              onStarted={(record) => setSnap({ record, top: [], pageCount: 0, active: true })}
+              seedTitles={seedTitles}
+              busyWith={running ? (current?.record.name ?? null) : null}
+              onStarted={(record) => {
+                setSnap({ record, top: [], pageCount: 0, active: true, scores: [] });
+                setFirst('results');
+              }}
             />
           </>
         ) : (
           <p class="note" data-testid="not-serp">
-            Search on Google, Bing, DuckDuckGo, Brave, Startpage or Ecosia, then open Forager; or right-click any page: Crawl from
-            here.
+            {t('noSearchHere')}
           </p>
         )}
       </div>
     );
-  }, [tab, strategies, defaults]);
+  }, [tab, strategies, defaults, running]);
 
-  const liveSection = snap && (
-    <div key="live" class="section live" data-testid="live-section">
-      <CrawlPanel snapshot={snap} onError={setError} />
-      <div class="list-box">
-        <ResultList pages={snap.top} topic={snap.record.topic.keywords} language={snap.record.topic.language} limit={POPUP_TOP} />
-      </div>
-      <div class="controls">
-        <button
-          type="button"
-          data-testid="show-all"
-          onClick={() => openResultsPage(`#/crawl/${encodeURIComponent(snap.record.id)}`)}
-        >
-          Show all {Math.max(snap.pageCount, snap.record.stats.pagesEvaluated)} results
-        </button>
-      </div>
-    </div>
-  );
-
-  // While a crawl runs the form folds away under "New crawl"; otherwise it is open, its summary hidden
-  // (inline: the UA's `details > summary` display rule beats the `hidden` attribute).
-  const startBlock = (
-    <details key="start" class={running ? 'collapsed section' : undefined} open={!running}>
-      <summary style={running ? undefined : { display: 'none' }}>New crawl</summary>
-      {startSection}
-    </details>
+  const failed = current ? fetchedNothing(current.record) : false;
+  const liveSection = current && (
+    <section class="live" data-testid="live-section">
+      <CrawlPanel
+        snapshot={current}
+        counts={counts}
+        onError={setError}
+        onShowSkips={() => openResultsPage(`#/crawl/${encodeURIComponent(current.record.id)}?skips=1`)}
+      />
+      {failed ? (
+        <FailureNotice record={current.record} onError={setError} />
+      ) : (
+        <>
+          <div class="list-box">
+            <ResultList
+              pages={rows}
+              topic={current.record.topic.keywords}
+              language={current.record.topic.language}
+              limit={POPUP_TOP}
+              actions={{ onHide: hide }}
+              empty={current.record.stats.pagesEvaluated > 0 ? t('noRelevantYet') : t('noPagesYet')}
+            />
+          </div>
+          <ListToggles
+            counts={counts}
+            hiddenCount={hidden.size}
+            showSearch={view.showSearch}
+            showLow={view.showLow}
+            showHidden={view.showHidden}
+            onChange={(next) => setView((v) => ({ ...v, ...next }))}
+          />
+          <ListActions pages={rows}>
+            <button
+              type="button"
+              data-testid="show-all"
+              onClick={() => openResultsPage(`#/crawl/${encodeURIComponent(current.record.id)}`)}
+            >
+              {t('showAll')}
+            </button>
+          </ListActions>
+        </>
+      )}
+    </section>
   );
 
   return (
-    <main class="popup" data-testid="popup">
+    <main class="popup" data-testid="popup" data-first={first ?? ''}>
       <header>
         <h1>
           <img src="/icon/32.png" alt="" /> Forager
         </h1>
-        <button type="button" data-testid="open-results" onClick={() => openResultsPage('#/')}>
-          All crawls
+        <button type="button" class="link" data-testid="open-results" onClick={() => openResultsPage('#/')}>
+          {t('allCrawls')}
         </button>
       </header>
-      {error ? (
+      {error && (
         <p class="message error" role="alert" data-testid="popup-error">
           {error}
         </p>
-      ) : (
-        <span />
       )}
-      {/*
-        One tree for both layouts: the start form keeps its place in it (keyed, only reordered), so the settings the
-        user typed survive a crawl starting (a form re-created under a new parent would come back with the defaults).
-      */}
-      <div
-        style={{ display: 'grid', gridTemplateRows: running ? '1fr auto' : snap ? 'auto 1fr' : 'auto', gap: '8px', minHeight: 0 }}
-      >
-        {running ? [liveSection, startBlock] : [startBlock, liveSection]}
-      </div>
+      {first === 'results' && current ? (
+        <>
+          {liveSection}
+          <details class="new-crawl" data-testid="new-crawl">
+            <summary>{t('newCrawl')}</summary>
+            {startSection}
+          </details>
+        </>
+      ) : (
+        <>
+          {startSection}
+          {current && first === 'start' && (
+            <p class="last-crawl" data-testid="last-crawl">
+              {t('lastCrawl')}{' '}
+              <button type="button" class="link" data-testid="open-last-crawl" onClick={() => setFirst('results')}>
+                {oneLine(current.record.name)}
+              </button>
+            </p>
+          )}
+        </>
+      )}
     </main>
   );
 }

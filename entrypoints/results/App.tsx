@@ -4,18 +4,31 @@
  * - `#/crawl/<id>`  one crawl: status and controls, all its pages (virtualized), exports; live while it runs
  * - `#/new?...`     the start view ("Crawl from here"): topic and seeds editable before the start
  */
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { EXPORT_FORMATS, type ExportFormat, exportCrawlStream } from '../../lib/app/export/index';
+import { type CrawlSnapshot, MAX_WINDOW, type StrategyDescription } from '../../lib/app/protocol';
+import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
+import { oneLine } from '../../lib/app/text-safety';
+import { displayLocation, displayTitle, locationText, pageDate, relativeTime } from '../../lib/app/view/page-view';
+import { countsOf, visiblePages } from '../../lib/app/view/relevance';
 import { mergeResults } from '../../lib/app/view/results';
 import { parseStartHash } from '../../lib/app/view/start-draft';
-import { EXPORT_FORMATS, exportCrawlStream, type ExportFormat } from '../../lib/app/export/index';
-import { type CrawlSnapshot, MAX_WINDOW, type StrategyDescription } from '../../lib/app/protocol';
-import { oneLine } from '../../lib/app/text-safety';
-import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
-import { errorMessage, type PageResult } from '../../lib/engine';
-import { connectLive, formatElapsed, request, requestSiteAccess } from '../ui/api';
-import { CrawlPanel, StartForm, VirtualResults } from '../ui/components';
-
-const ROW_HEIGHT = 76;
+import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
+import { connectLive, request, requestSiteAccess } from '../ui/api';
+import {
+  CrawlPanel,
+  FailureNotice,
+  fetchedNothing,
+  ListActions,
+  ListToggles,
+  ResultList,
+  SkipList,
+  StartForm,
+  StatusChip,
+} from '../ui/components';
+import { useHidden } from '../ui/hidden';
+import { t } from '../ui/i18n';
+import { loadDefaults } from '../ui/settings';
 
 const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', csv: 'CSV', bookmarks: 'Bookmarks', markdown: 'Markdown' };
 
@@ -27,6 +40,15 @@ function useHash(): string {
     return () => removeEventListener('hashchange', on);
   }, []);
   return hash;
+}
+
+async function allSkips(id: string): Promise<SkipRecord[]> {
+  const out: SkipRecord[] = [];
+  for (let offset = 0; ; offset += MAX_WINDOW) {
+    const chunk = await request({ type: 'forager/skips', id, offset, limit: MAX_WINDOW });
+    out.push(...chunk);
+    if (chunk.length < MAX_WINDOW) return out;
+  }
 }
 
 async function allPages(id: string): Promise<PageResult[]> {
@@ -78,7 +100,7 @@ function Exports({ record, onError }: { record: CrawlRecord; onError(m: string):
   const [saved, setSaved] = useState<string | null>(null);
   return (
     <span class="exports" data-testid="exports">
-      <span class="muted">Export:</span>
+      <span class="muted">{t('exportLabel')}:</span>
       {EXPORT_FORMATS.map((f) => (
         <button
           key={f}
@@ -91,7 +113,7 @@ function Exports({ record, onError }: { record: CrawlRecord; onError(m: string):
       ))}
       {saved && (
         <span class="muted" data-testid="export-saved">
-          Saved {saved}
+          {t('savedFile', saved)}
         </span>
       )}
     </span>
@@ -111,7 +133,7 @@ function Rename({ record, onError }: { record: CrawlRecord; onError(m: string): 
           setEditing(true);
         }}
       >
-        Rename
+        {t('rename')}
       </button>
     );
   const save = async (e: Event) => {
@@ -130,16 +152,16 @@ function Rename({ record, onError }: { record: CrawlRecord; onError(m: string): 
         value={name}
         maxLength={200}
         data-testid="rename-input"
-        aria-label="New name"
+        aria-label={t('newName')}
         onInput={(e) => setName(e.currentTarget.value)}
         // biome-ignore lint/a11y/noAutofocus: the field appears because the user clicked Rename; focus belongs in it
         autoFocus
       />
       <button type="submit" data-testid="rename-save">
-        Save
+        {t('save')}
       </button>
       <button type="button" onClick={() => setEditing(false)}>
-        Cancel
+        {t('cancel')}
       </button>
     </form>
   );
@@ -147,10 +169,80 @@ function Rename({ record, onError }: { record: CrawlRecord; onError(m: string): 
 
 // ---------------------------------------------------------------- #/
 
+/** One crawl as a card: where it came from, its count of new relevant pages, when, its state, and a menu. */
+function CrawlCard({ record, count, onError }: { record: CrawlRecord; count: number | undefined; onError(m: string): void }) {
+  const [confirming, setConfirming] = useState(false);
+  const act = (type: 'forager/resume' | 'forager/pause' | 'forager/stop' | 'forager/delete') => async () => {
+    try {
+      if (type === 'forager/resume' && !(await requestSiteAccess())) return onError(t('needSiteAccessResume'));
+      await request({ type, id: record.id });
+      setConfirming(false);
+    } catch (e) {
+      onError(errorMessage(e));
+    }
+  };
+  const where = record.source.engine ?? (record.source.pageUrl ? displayLocation(record.source.pageUrl).site : '');
+  const source = record.source.query
+    ? t('startedFromQuery', oneLine(record.source.query), where)
+    : record.source.pageUrl
+      ? t('startedFrom', locationText(record.source.pageUrl))
+      : t('startedFromPage');
+  return (
+    <li class="crawl-card" data-testid="crawl-item" data-crawl-id={record.id} data-status={record.status}>
+      <div class="card-main">
+        <a href={`#/crawl/${encodeURIComponent(record.id)}`} data-testid="crawl-open" title={oneLine(record.topic.keywords)}>
+          {oneLine(record.name)}
+        </a>
+        <div class="muted card-meta">
+          <span>{source}</span>
+          {' · '}
+          <time dateTime={new Date(record.createdAt).toISOString()} title={new Date(record.createdAt).toLocaleString()}>
+            {relativeTime(record.createdAt)}
+          </time>
+        </div>
+      </div>
+      <span class="card-count" data-testid="crawl-item-count">
+        {count === undefined ? '' : t('crawlCardCount', count)}
+      </span>
+      <span data-testid="crawl-item-status">
+        <StatusChip record={record} />
+      </span>
+      <details class="menu">
+        <summary aria-label={t('menu')} title={t('menu')} data-testid="crawl-menu">
+          <span aria-hidden="true">⋯</span>
+        </summary>
+        <div class="menu-items">
+          <Rename record={record} onError={onError} />
+          {record.status === 'running' && (
+            <button type="button" data-testid="crawl-pause" onClick={act('forager/pause')}>
+              {t('pause')}
+            </button>
+          )}
+          {(record.status === 'paused' || record.status === 'stopped' || record.status === 'error') && (
+            <button type="button" data-testid="crawl-resume" onClick={act('forager/resume')}>
+              {t('resume')}
+            </button>
+          )}
+          <Exports record={record} onError={onError} />
+          {confirming ? (
+            <button type="button" class="danger" data-testid="crawl-delete-confirm" onClick={act('forager/delete')}>
+              {t('reallyDelete')}
+            </button>
+          ) : (
+            <button type="button" class="danger" data-testid="crawl-delete" onClick={() => setConfirming(true)}>
+              {t('delete')}
+            </button>
+          )}
+        </div>
+      </details>
+    </li>
+  );
+}
+
 function CrawlList() {
   const [crawls, setCrawls] = useState<CrawlRecord[] | null>(null);
+  const [counts, setCounts] = useState<Record<string, number>>({});
   const [error, setError] = useState<string | null>(null);
-  const [confirming, setConfirming] = useState<string | null>(null);
   const reload = () => request({ type: 'forager/list' }).then(setCrawls, (e: unknown) => setError(errorMessage(e)));
   useEffect(() => {
     void reload();
@@ -159,21 +251,24 @@ function CrawlList() {
       else if (m.type === 'update') setCrawls((list) => list?.map((c) => (c.id === m.id ? m.record : c)) ?? list);
     });
   }, []);
-  const act = (type: 'forager/resume' | 'forager/pause' | 'forager/stop' | 'forager/delete', id: string) => async () => {
-    try {
-      if (type === 'forager/resume' && !(await requestSiteAccess())) {
-        setError('Forager needs access to all sites to fetch pages; without it the crawl cannot go on.');
-        return;
+  // Counts of new relevant pages, one snapshot per crawl (their scores), filled in as they come.
+  useEffect(() => {
+    if (!crawls) return;
+    let alive = true;
+    void (async () => {
+      for (const c of crawls) {
+        if (!alive) return;
+        const snap = await request({ type: 'forager/snapshot', id: c.id, limit: 0 }).catch(() => null);
+        if (snap && alive) setCounts((cur) => ({ ...cur, [c.id]: countsOf(snap.scores).newRelevant }));
       }
-      await request({ type, id });
-      setConfirming(null);
-    } catch (e) {
-      setError(errorMessage(e));
-    }
-  };
-  if (!crawls) return <p class="muted">Loading…</p>;
+    })();
+    return () => {
+      alive = false;
+    };
+  }, [crawls?.map((c) => `${c.id}:${c.stats.pagesEvaluated}`).join(',')]);
+  if (!crawls) return <p class="muted">{t('loading')}</p>;
   return (
-    <section class="card">
+    <section class="column">
       {error && (
         <p class="message error" role="alert" data-testid="list-error">
           {error}
@@ -181,64 +276,14 @@ function CrawlList() {
       )}
       {crawls.length === 0 ? (
         <p class="muted" data-testid="no-crawls">
-          No crawls yet. Search the web, then click Forager in the toolbar; or right-click a page: Crawl from here.
+          {t('noCrawls')}
         </p>
       ) : (
-        <table class="crawls" data-testid="crawl-list">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Status</th>
-              <th class="num">Pages</th>
-              <th>Started</th>
-              <th>Actions</th>
-            </tr>
-          </thead>
-          <tbody>
-            {crawls.map((c) => (
-              <tr key={c.id} data-testid="crawl-item" data-crawl-id={c.id} data-status={c.status}>
-                <td class="name">
-                  <a href={`#/crawl/${encodeURIComponent(c.id)}`} data-testid="crawl-open" title={oneLine(c.topic.keywords)}>
-                    {oneLine(c.name)}
-                  </a>
-                </td>
-                <td data-testid="crawl-item-status">{c.status}</td>
-                <td class="num">{c.stats.pagesEvaluated}</td>
-                <td>{new Date(c.createdAt).toLocaleString()}</td>
-                <td>
-                  <div class="actions">
-                    <Rename record={c} onError={setError} />
-                    {c.status === 'running' && (
-                      <button type="button" data-testid="crawl-pause" onClick={act('forager/pause', c.id)}>
-                        Pause
-                      </button>
-                    )}
-                    {(c.status === 'paused' || c.status === 'stopped' || c.status === 'error') && (
-                      <button type="button" data-testid="crawl-resume" onClick={act('forager/resume', c.id)}>
-                        Resume
-                      </button>
-                    )}
-                    {confirming === c.id ? (
-                      <button
-                        type="button"
-                        class="danger"
-                        data-testid="crawl-delete-confirm"
-                        onClick={act('forager/delete', c.id)}
-                      >
-                        Really delete
-                      </button>
-                    ) : (
-                      <button type="button" class="danger" data-testid="crawl-delete" onClick={() => setConfirming(c.id)}>
-                        Delete
-                      </button>
-                    )}
-                    <Exports record={c} onError={setError} />
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ul class="crawl-cards" data-testid="crawl-list">
+          {crawls.map((c) => (
+            <CrawlCard key={c.id} record={c} count={counts[c.id]} onError={setError} />
+          ))}
+        </ul>
       )}
     </section>
   );
@@ -246,10 +291,35 @@ function CrawlList() {
 
 // ---------------------------------------------------------------- #/crawl/<id>
 
-function CrawlView({ id }: { id: string }) {
+type SortKey = 'relevance' | 'date' | 'site';
+
+function sortPages(pages: PageResult[], key: SortKey): PageResult[] {
+  if (key === 'relevance') return pages;
+  const out = [...pages];
+  if (key === 'date') {
+    const time = (p: PageResult) => pageDate(p)?.time ?? -Infinity;
+    out.sort((a, b) => time(b) - time(a) || b.score - a.score);
+  } else {
+    const site = (p: PageResult) => displayLocation(p.url).site;
+    out.sort((a, b) => site(a).localeCompare(site(b)) || b.score - a.score);
+  }
+  return out;
+}
+
+/** Rows rendered at first and added per step as the reader nears the end (rows out of view cost little). */
+const PAGE_STEP = 100;
+
+function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
   const [snap, setSnap] = useState<CrawlSnapshot | null | 'loading'>('loading');
   const [pages, setPages] = useState<PageResult[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [view, setView] = useState({ showSearch: false, showLow: false, showHidden: false });
+  const [query, setQuery] = useState('');
+  const [site, setSite] = useState('');
+  const [sort, setSort] = useState<SortKey>('relevance');
+  const [limit, setLimit] = useState(PAGE_STEP);
+  const [skips, setSkips] = useState<SkipRecord[] | null>(null);
+  const [hidden, hide] = useHidden(id);
   useEffect(() => {
     let alive = true;
     setPages([]);
@@ -269,37 +339,135 @@ function CrawlView({ id }: { id: string }) {
       stop();
     };
   }, [id]);
-  if (snap === 'loading') return <p class="muted">Loading…</p>;
+  const loadSkips = () => void allSkips(id).then(setSkips, (e: unknown) => setError(errorMessage(e)));
+  useEffect(() => {
+    if (showSkips) loadSkips();
+  }, [id, showSkips]);
+
+  const counts = useMemo(() => countsOf(pages), [pages]);
+  const filtered = useMemo(() => {
+    let list = visiblePages(pages, counts.cut, {
+      showSearch: view.showSearch,
+      showLow: view.showLow,
+      hidden: view.showHidden ? undefined : hidden,
+    });
+    if (site) list = list.filter((p) => displayLocation(p.url).site === site);
+    const q = query.trim().toLowerCase();
+    if (q) list = list.filter((p) => `${displayTitle(p)} ${p.snippet} ${p.url}`.toLowerCase().includes(q));
+    return sortPages(list, sort);
+  }, [pages, counts.cut, view, hidden, site, query, sort]);
+  const sites = useMemo(() => {
+    const bySite = new Map<string, number>();
+    for (const p of pages) {
+      const s = displayLocation(p.url).site;
+      bySite.set(s, (bySite.get(s) ?? 0) + 1);
+    }
+    return [...bySite.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 100);
+  }, [pages]);
+
+  // More rows as the end of the list comes into view.
+  const sentinel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el) return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setLimit((l) => l + PAGE_STEP);
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [filtered.length > limit]);
+
+  if (snap === 'loading') return <p class="muted">{t('loading')}</p>;
   if (!snap)
     return (
       <p data-testid="crawl-missing">
-        This crawl no longer exists. <a href="#/">All crawls</a>
+        {t('crawlMissing')} <a href="#/">{t('allCrawls')}</a>
       </p>
     );
   const r = snap.record;
+  const failed = fetchedNothing(r);
   return (
     <section class="crawl-view" data-testid="crawl-view" data-crawl-id={r.id}>
-      <div class="card">
-        <CrawlPanel snapshot={snap} onError={setError}>
+      <div class="sticky">
+        <CrawlPanel snapshot={snap} counts={counts} onError={setError} onShowSkips={loadSkips}>
           <Rename record={r} onError={setError} />
         </CrawlPanel>
-        <p class="muted">
-          Topic: <b>{r.topic.keywords}</b> · {r.seeds.length} start page{r.seeds.length === 1 ? '' : 's'}
-          {r.source.engine ? ` from ${r.source.engine}` : ''} · strategy {r.settings.strategy}
-          {Object.entries(r.settings.params).map(([k, v]) => ` ${k}=${String(v)}`)} · mean score {r.stats.meanScore.toFixed(3)} ·
-          elapsed {formatElapsed(r.stats.elapsedMs)}
-        </p>
-        <Exports record={r} onError={setError} />
-        {error && (
-          <p class="message error" role="alert" data-testid="crawl-view-error">
-            {error}
-          </p>
+        {!failed && (
+          <div class="toolbar">
+            <input
+              type="search"
+              placeholder={t('searchWithin')}
+              aria-label={t('searchWithin')}
+              value={query}
+              data-testid="search-within"
+              onInput={(e) => {
+                setQuery(e.currentTarget.value);
+                setLimit(PAGE_STEP);
+              }}
+            />
+            <label class="inline">
+              <span>{t('filterSite')}</span>
+              <select value={site} data-testid="filter-site" onChange={(e) => setSite(e.currentTarget.value)}>
+                <option value="">{t('allSites')}</option>
+                {sites.map(([s, n]) => (
+                  <option key={s} value={s}>
+                    {s} ({n})
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label class="inline">
+              <span>{t('sortBy')}</span>
+              <select value={sort} data-testid="sort" onChange={(e) => setSort(e.currentTarget.value as SortKey)}>
+                <option value="relevance">{t('sortRelevance')}</option>
+                <option value="date">{t('sortDate')}</option>
+                <option value="site">{t('sortSite')}</option>
+              </select>
+            </label>
+          </div>
         )}
       </div>
-      <p class="muted" data-testid="page-count">
-        {pages.length} page{pages.length === 1 ? '' : 's'}, best first ({pages.filter((p) => !p.isSeed).length} fresh)
-      </p>
-      <VirtualResults pages={pages} topic={r.topic.keywords} language={r.topic.language} rowHeight={ROW_HEIGHT} />
+      {error && (
+        <p class="message error" role="alert" data-testid="crawl-view-error">
+          {error}
+        </p>
+      )}
+      {failed && <FailureNotice record={r} onError={setError} />}
+      {skips && (
+        <section class="card" data-testid="skips">
+          <h3>{t('skipsTitle')}</h3>
+          <SkipList skips={skips} />
+        </section>
+      )}
+      {!failed && (
+        <>
+          <div class="list-head">
+            <span class="muted" data-testid="page-count" data-total={pages.length}>
+              {t('pageCount', pages.length, counts.newRelevant)}
+            </span>
+            <ListToggles
+              counts={counts}
+              hiddenCount={hidden.size}
+              showSearch={view.showSearch}
+              showLow={view.showLow}
+              showHidden={view.showHidden}
+              onChange={(next) => setView((v) => ({ ...v, ...next }))}
+            />
+          </div>
+          <ListActions pages={filtered}>
+            <Exports record={r} onError={setError} />
+          </ListActions>
+          <ResultList
+            pages={filtered}
+            topic={r.topic.keywords}
+            language={r.topic.language}
+            limit={limit}
+            actions={{ onHide: hide }}
+            empty={query || site ? t('noMatch') : r.stats.pagesEvaluated > 0 ? t('noRelevantYet') : t('noPagesYet')}
+          />
+          {filtered.length > limit && <div ref={sentinel} class="sentinel" />}
+        </>
+      )}
     </section>
   );
 }
@@ -310,20 +478,29 @@ function NewCrawl({ hash }: { hash: string }) {
   const draft = useMemo(() => parseStartHash(hash), [hash]);
   const [strategies, setStrategies] = useState<StrategyDescription[] | null>(null);
   const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
+  const [busyWith, setBusyWith] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
-    Promise.all([request({ type: 'forager/strategies' }), request({ type: 'forager/defaults' })]).then(
+    Promise.all([request({ type: 'forager/strategies' }), loadDefaults()]).then(
       ([s, d]) => {
         setStrategies(s);
         setDefaults(d);
       },
       (e: unknown) => setError(errorMessage(e)),
     );
+    // A crawl already running: say so before the form is filled, not after.
+    void request({ type: 'forager/ping' })
+      .then(async ({ activeCrawl }) => {
+        if (!activeCrawl) return;
+        const snap = await request({ type: 'forager/snapshot', id: activeCrawl, limit: 0 });
+        if (snap?.record.status === 'running') setBusyWith(snap.record.name);
+      })
+      .catch(() => undefined);
   }, []);
   return (
-    <section class="card" data-testid="new-crawl">
-      <h2>New crawl</h2>
-      <p class="muted">Check the topic and the start pages, then Crawl.</p>
+    <section class="card column" data-testid="new-crawl">
+      <h2>{t('newCrawl')}</h2>
+      <p class="muted">{t('newCrawlHint')}</p>
       {error && (
         <p class="message error" role="alert">
           {error}
@@ -335,7 +512,10 @@ function NewCrawl({ hash }: { hash: string }) {
           strategies={strategies}
           defaults={defaults}
           editableSeeds
-          onStarted={(record) => (location.hash = `#/crawl/${encodeURIComponent(record.id)}`)}
+          busyWith={busyWith}
+          onStarted={(record) => {
+            location.hash = `#/crawl/${encodeURIComponent(record.id)}`;
+          }}
         />
       )}
     </section>
@@ -346,17 +526,19 @@ export function App() {
   const hash = useHash();
   let view: preact.JSX.Element;
   if (hash.startsWith('#/new')) view = <NewCrawl hash={hash} />;
-  else if (hash.startsWith('#/crawl/')) view = <CrawlView id={decodeURIComponent(hash.slice('#/crawl/'.length))} />;
-  else view = <CrawlList />;
+  else if (hash.startsWith('#/crawl/')) {
+    const [path, query = ''] = hash.slice('#/crawl/'.length).split('?');
+    view = <CrawlView id={decodeURIComponent(path)} showSkips={new URLSearchParams(query).has('skips')} />;
+  } else view = <CrawlList />;
   return (
     <main class="page" data-testid="results-page">
-      <header>
+      <header class="page-head">
         <h1>
           <img src="/icon/48.png" alt="" /> Forager
         </h1>
         <nav>
           <a href="#/" data-testid="nav-crawls">
-            All crawls
+            {t('allCrawls')}
           </a>
         </nav>
       </header>

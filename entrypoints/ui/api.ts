@@ -60,6 +60,20 @@ export function openResultsPage(hash = '#/'): void {
   void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + hash });
 }
 
+/** Opens pages in background tabs, in order, next to the current tab. */
+export function openInBackground(urls: string[]): void {
+  void (async () => {
+    for (const url of urls) await browser.tabs.create({ url, active: false });
+  })();
+}
+
+/** Copies text to the clipboard (a click handler's user gesture allows it in both browsers). */
+export async function copyText(text: string): Promise<void> {
+  await navigator.clipboard.writeText(text);
+  // For tests: headless browsers may refuse clipboard reads.
+  (globalThis as { foragerLastCopy?: string }).foragerLastCopy = text;
+}
+
 /** "1 m 05 s" style elapsed time. */
 export function formatElapsed(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));

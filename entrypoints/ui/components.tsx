@@ -1,20 +1,24 @@
 /**
  * Preact components shared by the popup and the results page. Page content (titles, snippets, URLs) is hostile
  * input: it is only ever rendered as text nodes (Preact escapes strings), without control or bidi-override
- * characters (oneLine, lib/app/text-safety); highlighting builds <mark> elements from segments, never HTML strings. Stable data-testid attributes are the contract with the end-to-end tests
- * (entrypoints/README.md lists them).
+ * characters (oneLine, lib/app/text-safety); highlighting builds <mark> elements from segments, never HTML strings.
+ * Stable data-testid attributes are the contract with the end-to-end tests (entrypoints/README.md lists them).
  */
 import type { ComponentChildren } from 'preact';
-import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import type { CrawlSnapshot, StrategyDescription } from '../../lib/app/protocol';
 import { MAX_TOPIC_LENGTH, SETTING_BOUNDS } from '../../lib/app/settings';
+import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
 import { oneLine } from '../../lib/app/text-safety';
 import { highlightSegments, highlightTerms } from '../../lib/app/view/highlight';
-import type { StartDraft } from '../../lib/app/view/start-draft';
-import type { CrawlSnapshot, StrategyDescription } from '../../lib/app/protocol';
-import { privateSeedHosts, type PrivateSeedHost } from '../../lib/app/settings';
-import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
-import { errorMessage, type PageResult } from '../../lib/engine';
-import { formatElapsed, request, requestSiteAccess } from './api';
+import { displayLocation, displayTitle, formatDate, markdownList, pageDate, timeLeft } from '../../lib/app/view/page-view';
+import { applyPreset, PRESET_NAMES, PRESETS, type PresetName, presetOf } from '../../lib/app/view/presets';
+import type { ResultCounts } from '../../lib/app/view/relevance';
+import { draftFromRecord, type StartDraft, startHash } from '../../lib/app/view/start-draft';
+import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
+import { copyText, formatElapsed, openInBackground, openResultsPage, request, requestSiteAccess } from './api';
+import { type MessageKey, t, tn } from './i18n';
+import { type PrivateSeedHost, privateSeedHosts } from '../../lib/app/settings';
 
 // ---------------------------------------------------------------- results
 
@@ -26,77 +30,111 @@ export function Highlighted({ text, terms }: { text: string; terms: Set<string> 
 
 const safeHref = (url: string) => (/^https?:\/\//i.test(url) ? url : undefined);
 
-function shortDate(value: string | undefined): string | null {
-  if (!value) return null;
-  const t = Date.parse(value);
-  return Number.isFinite(t) ? new Date(t).toLocaleDateString() : null;
+const DATE_LABEL: Record<'published' | 'updated' | 'server', MessageKey> = {
+  published: 'datePublished',
+  updated: 'dateUpdated',
+  server: 'dateServer',
+};
+
+/** "site › … › tail" */
+export function Location({ url }: { url: string }) {
+  const loc = useMemo(() => displayLocation(url), [url]);
+  return (
+    <span class="loc" data-testid="result-url" title={oneLine(url)}>
+      <span class="site">{loc.site}</span>
+      {loc.elided && <span class="sep"> › …</span>}
+      {loc.tail && (
+        <>
+          <span class="sep"> › </span>
+          <span class="tail">{loc.tail}</span>
+        </>
+      )}
+    </span>
+  );
+}
+
+/** A 16 px line icon (no icon font: every system draws it alike). */
+function Icon({ path }: { path: string }) {
+  return (
+    <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+      <path d={path} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" />
+    </svg>
+  );
+}
+
+export interface RowActions {
+  /** Hide this page from the list (kept in the crawl; the list offers "show hidden"). */
+  onHide?(url: string): void;
 }
 
 /**
- * One result, fixed height (set by the list), so rows never change size as results stream in. Everything but the rank
- * depends on the page alone and is kept from one render to the next (same page object, same vnodes: Preact skips them),
- * so a list update re-renders only rows whose page changed, plus the rank of rows that moved.
+ * One result: title (two lines at most), location, snippet, date and "found via", and its actions. Everything depends
+ * on the page alone and is kept from one render to the next (same page object, same vnodes: Preact skips them), so a
+ * list update re-renders only rows whose page changed.
  */
-export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<string>; rank: number }) {
-  const title = useMemo(
-    () => (
-      <>
-        <a
-          class="title"
-          href={safeHref(page.url)}
-          target="_blank"
-          rel="noopener noreferrer"
-          data-testid="result-link"
-          title={oneLine(page.title) || oneLine(page.url)}
-        >
-          <Highlighted text={page.title || page.url} terms={terms} />
-        </a>
-        {!page.isSeed && (
-          <span class="badge" data-testid="fresh-badge" title="Not among the search results: found by the crawl">
-            fresh
-          </span>
-        )}
-      </>
-    ),
-    [page, terms],
-  );
+export function ResultRow({
+  page,
+  terms,
+  viaTitle,
+  actions,
+}: {
+  page: PageResult;
+  terms: Set<string>;
+  /** The title of the page that led to this one, when the list holds it. */
+  viaTitle?: string;
+  actions?: RowActions;
+}) {
+  const [copied, setCopied] = useState(false);
   const body = useMemo(() => {
-    const modified = shortDate(page.lastModified);
-    const pct = Math.round(Math.max(0, Math.min(1, page.score)) * 100);
+    const title = displayTitle(page);
+    const date = pageDate(page);
+    const via = page.from && safeHref(page.from) ? page.from : undefined;
     return (
       <>
-        <div class="row-meta">
-          <span class="score" title={`score ${page.score.toFixed(3)}`}>
-            {/* biome-ignore lint/a11y/useSemanticElements: a styled bar; <meter> cannot be styled alike in both browsers */}
-            <span
-              class="score-bar"
-              role="meter"
-              aria-label="score"
-              aria-valuemin={0}
-              aria-valuemax={1}
-              aria-valuenow={page.score}
-            >
-              <span style={{ width: `${pct}%` }} />
+        <div class="row-head">
+          <a
+            class="title"
+            href={safeHref(page.url)}
+            target="_blank"
+            rel="noopener noreferrer"
+            data-testid="result-link"
+            title={title}
+          >
+            <Highlighted text={title} terms={terms} />
+          </a>
+          {page.isSeed ? (
+            <span class="badge search" data-testid="search-badge" title={t('searchBadgeTitle')}>
+              {t('searchBadge')}
             </span>
-            <span class="score-num" data-testid="result-score">
-              {page.score.toFixed(2)}
-            </span>
-          </span>
-          <span class="url" data-testid="result-url">
-            {oneLine(page.url)}
-          </span>
-          {modified && (
-            <span class="modified" data-testid="result-modified" title={`Last-Modified: ${page.lastModified}`}>
-              {modified}
+          ) : (
+            <span class="badge" data-testid="fresh-badge" title={t('newBadgeTitle')}>
+              {t('newBadge')}
             </span>
           )}
         </div>
+        <Location url={page.url} />
         <div class="snippet" data-testid="result-snippet">
           <Highlighted text={page.snippet} terms={terms} />
         </div>
+        <div class="row-meta">
+          {date && (
+            <span class="date" data-testid="result-date" data-kind={date.kind} title={oneLine(date.raw)}>
+              {t(DATE_LABEL[date.kind], formatDate(date.time))}
+            </span>
+          )}
+          {via && (
+            <span class="via" data-testid="result-via">
+              {t('foundVia')}{' '}
+              <a href={via} target="_blank" rel="noopener noreferrer" title={oneLine(via)}>
+                {viaTitle ? oneLine(viaTitle) : displayLocation(via).site}
+              </a>
+            </span>
+          )}
+        </div>
       </>
     );
-  }, [page, terms]);
+  }, [page, terms, viaTitle]);
+  const href = safeHref(page.url);
   return (
     <div
       class="row"
@@ -105,105 +143,147 @@ export function ResultRow({ page, terms, rank }: { page: PageResult; terms: Set<
       data-fresh={page.isSeed ? 'false' : 'true'}
       data-score={page.score.toFixed(4)}
     >
-      <div class="row-head">
-        <span class="rank">{rank}</span>
-        {title}
-      </div>
       {body}
+      <div class="row-actions">
+        <button
+          type="button"
+          class="icon"
+          data-testid="open-background"
+          disabled={!href}
+          title={t('openInBackground')}
+          aria-label={t('openInBackground')}
+          onClick={() => href && openInBackground([href])}
+        >
+          <Icon path="M14 3h7v7M21 3l-9 9M19 14v5a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2h5" />
+        </button>
+        <button
+          type="button"
+          class="icon"
+          data-testid="copy-link"
+          title={copied ? t('copied') : t('copyLink')}
+          aria-label={copied ? t('copied') : t('copyLink')}
+          onClick={() =>
+            void copyText(page.url).then(() => {
+              setCopied(true);
+              setTimeout(() => setCopied(false), 1500);
+            })
+          }
+        >
+          <Icon path={copied ? 'M5 12l5 5L20 7' : 'M9 9h11v11H9zM5 15H4V4h11v1'} />
+        </button>
+        {actions?.onHide && (
+          <button
+            type="button"
+            class="icon"
+            data-testid="hide-result"
+            title={t('hideResult')}
+            aria-label={t('hideResult')}
+            onClick={() => actions.onHide?.(page.url)}
+          >
+            <Icon path="M3 3l18 18M10.6 5.1A10 10 0 0 1 12 5c6 0 10 7 10 7a17 17 0 0 1-3.2 3.9M6.6 6.6C3.7 8.5 2 12 2 12s4 7 10 7a9.7 9.7 0 0 0 5.4-1.6M9.9 9.9a3 3 0 0 0 4.2 4.2" />
+          </button>
+        )}
+      </div>
     </div>
   );
 }
 
-/** A capped list (the popup): the first `limit` rows, no virtualization needed. */
+/**
+ * A list of results. `limit` caps what is rendered (the popup); the results page renders more as the reader scrolls
+ * (`limit` grows), rows out of view skipped by the browser (content-visibility).
+ */
 export function ResultList({
   pages,
   topic,
   language,
   limit,
+  actions,
+  empty,
 }: {
   pages: PageResult[];
   topic: string;
   language?: string;
   limit: number;
+  actions?: RowActions;
+  /** What an empty list says. */
+  empty?: string;
 }) {
   const terms = useMemo(() => highlightTerms(topic, language), [topic, language]);
+  const titles = useMemo(() => {
+    const m = new Map<string, string>();
+    for (const p of pages) if (p.title) m.set(p.url, p.title);
+    return m;
+  }, [pages]);
   const shown = pages.length > limit ? pages.slice(0, limit) : pages;
   if (shown.length === 0)
     return (
       <p class="empty" data-testid="results-empty">
-        No pages yet.
+        {empty ?? t('noPagesYet')}
       </p>
     );
   return (
-    <ol class="results" data-testid="results">
-      {shown.map((p, i) => (
+    <ol class="results" data-testid="results" data-count={pages.length}>
+      {shown.map((p) => (
         <li key={p.url}>
-          <ResultRow page={p} terms={terms} rank={i + 1} />
+          <ResultRow page={p} terms={terms} viaTitle={p.from ? titles.get(p.from) : undefined} actions={actions} />
         </li>
       ))}
     </ol>
   );
 }
 
-/**
- * A windowed list for thousands of rows: only the rows in view (plus a margin) exist in the DOM; rows have one fixed
- * height, so positions are arithmetic and the scroll height is exact.
- */
-export function VirtualResults({
-  pages,
-  topic,
-  language,
-  rowHeight,
+/** The toggles under a list: the search's own results and the low-relevance pages, hidden by default. */
+export function ListToggles({
+  counts,
+  hiddenCount,
+  showSearch,
+  showLow,
+  showHidden,
+  onChange,
 }: {
-  pages: PageResult[];
-  topic: string;
-  language?: string;
-  rowHeight: number;
+  counts: ResultCounts;
+  hiddenCount: number;
+  showSearch: boolean;
+  showLow: boolean;
+  showHidden: boolean;
+  onChange(next: { showSearch?: boolean; showLow?: boolean; showHidden?: boolean }): void;
 }) {
-  const terms = useMemo(() => highlightTerms(topic, language), [topic, language]);
-  const box = useRef<HTMLDivElement>(null);
-  const [view, setView] = useState({ top: 0, height: 800 });
-  useEffect(() => {
-    const el = box.current;
-    if (!el) return;
-    const measure = () => setView({ top: el.scrollTop, height: el.clientHeight || 800 });
-    measure();
-    const ro = new ResizeObserver(measure);
-    ro.observe(el);
-    return () => ro.disconnect();
-  }, []);
-  const overscan = 8;
-  const first = Math.max(0, Math.floor(view.top / rowHeight) - overscan);
-  const last = Math.min(pages.length, Math.ceil((view.top + view.height) / rowHeight) + overscan);
-  const rows = [];
-  for (let i = first; i < last; i++) {
-    const p = pages[i];
-    rows.push(
-      <li key={p.url} style={{ top: `${i * rowHeight}px`, height: `${rowHeight}px` }}>
-        <ResultRow page={p} terms={terms} rank={i + 1} />
-      </li>,
-    );
-  }
   return (
-    <div
-      class="vlist"
-      ref={box}
-      data-testid="results-scroller"
-      onScroll={(e) => setView({ top: e.currentTarget.scrollTop, height: e.currentTarget.clientHeight })}
-    >
-      {pages.length === 0 ? (
-        <p class="empty" data-testid="results-empty">
-          No pages yet.
-        </p>
-      ) : (
-        <ol
-          class="results virtual"
-          data-testid="results"
-          data-count={pages.length}
-          style={{ height: `${pages.length * rowHeight}px` }}
+    <div class="toggles">
+      {counts.fromSearch > 0 && (
+        <button
+          type="button"
+          class="link"
+          data-testid="toggle-search"
+          aria-pressed={showSearch}
+          onClick={() => onChange({ showSearch: !showSearch })}
         >
-          {rows}
-        </ol>
+          {showSearch
+            ? tn(counts.fromSearch, 'hideFromSearchOne', 'hideFromSearch')
+            : tn(counts.fromSearch, 'showFromSearchOne', 'showFromSearch')}
+        </button>
+      )}
+      {counts.lowRelevance > 0 && (
+        <button
+          type="button"
+          class="link"
+          data-testid="toggle-low"
+          aria-pressed={showLow}
+          onClick={() => onChange({ showLow: !showLow })}
+        >
+          {showLow ? t('hideLowRelevance') : tn(counts.lowRelevance, 'lowRelevanceHiddenOne', 'lowRelevanceHidden')}
+        </button>
+      )}
+      {hiddenCount > 0 && (
+        <button
+          type="button"
+          class="link"
+          data-testid="toggle-hidden"
+          aria-pressed={showHidden}
+          onClick={() => onChange({ showHidden: !showHidden })}
+        >
+          {showHidden ? t('hideHidden') : tn(hiddenCount, 'showHiddenOne', 'showHidden')}
+        </button>
       )}
     </div>
   );
@@ -211,13 +291,33 @@ export function VirtualResults({
 
 // ---------------------------------------------------------------- crawl status and controls
 
-const STATUS_TEXT: Record<CrawlRecord['status'], string> = {
-  running: 'Running',
-  paused: 'Paused',
-  stopped: 'Stopped',
-  done: 'Finished',
-  error: 'Failed',
+const STATUS_KEY: Record<CrawlRecord['status'], MessageKey> = {
+  running: 'statusRunning',
+  paused: 'statusPaused',
+  stopped: 'statusStopped',
+  done: 'statusDone',
+  error: 'statusError',
 };
+
+/** A crawl that ended without a single page: it failed, whatever its stored status says. */
+export function fetchedNothing(record: CrawlRecord): boolean {
+  return record.stats.pagesEvaluated === 0 && record.status !== 'running' && record.status !== 'paused';
+}
+
+/** The status chip's words. */
+export function statusLabel(record: CrawlRecord): string {
+  return fetchedNothing(record) ? t('statusNothing') : t(STATUS_KEY[record.status]);
+}
+
+/** The status as a chip. */
+export function StatusChip({ record }: { record: CrawlRecord }) {
+  const failed = fetchedNothing(record) || record.status === 'error';
+  return (
+    <span class={`status status-${failed ? 'error' : record.status}`} data-testid="crawl-status">
+      {statusLabel(record)}
+    </span>
+  );
+}
 
 /** Elapsed time that keeps ticking between updates while the crawl runs. */
 function useElapsed(record: CrawlRecord): number {
@@ -225,20 +325,34 @@ function useElapsed(record: CrawlRecord): number {
   const received = useMemo(() => Date.now(), [record]);
   useEffect(() => {
     if (record.status !== 'running') return;
-    const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
+    const id = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(id);
   }, [record.status]);
   return record.stats.elapsedMs + (record.status === 'running' ? Math.max(0, now - received) : 0);
 }
 
-/** Progress, counters and Pause / Resume / Stop for one crawl. */
+/** "about 2 min left" */
+function leftText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  return minutes < 1 ? t('lessThanMinuteLeft') : tn(minutes, 'minuteLeft', 'minutesLeft');
+}
+
+/**
+ * The crawl's headline (new relevant pages, pages checked, time left), progress, and Pause / Resume / Stop. The
+ * headline is a polite live region: screen readers hear the count as it grows, and the end.
+ */
 export function CrawlPanel({
   snapshot,
+  counts,
   onError,
+  onShowSkips,
   children,
 }: {
   snapshot: CrawlSnapshot;
+  counts: ResultCounts;
   onError(message: string): void;
+  /** Errors opens the list of skipped pages. */
+  onShowSkips?(): void;
   children?: ComponentChildren;
 }) {
   const { record } = snapshot;
@@ -250,7 +364,7 @@ export function CrawlPanel({
     setBusy(true);
     try {
       if (type === 'forager/resume' && !(await requestSiteAccess())) {
-        onError('Forager needs access to all sites to fetch pages; without it the crawl cannot go on.');
+        onError(t('needSiteAccessResume'));
         return;
       }
       await request({ type, id: record.id });
@@ -262,20 +376,27 @@ export function CrawlPanel({
   };
   const running = record.status === 'running';
   const resumable = record.status === 'paused' || record.status === 'stopped' || record.status === 'error';
+  const left = running ? timeLeft({ ...s, elapsedMs: elapsed }) : null;
   return (
     <section class="panel" data-testid="crawl-panel" data-crawl-id={record.id} data-status={record.status}>
       <div class="panel-head">
         <h2 class="crawl-name" data-testid="crawl-name" title={oneLine(record.topic.keywords)}>
           {oneLine(record.name)}
         </h2>
-        <span class={`status status-${record.status}`} data-testid="crawl-status">
-          {STATUS_TEXT[record.status]}
-        </span>
+        <StatusChip record={record} />
       </div>
+      <p class="headline" aria-live="polite" data-testid="headline">
+        <strong data-testid="new-count">{tn(counts.newRelevant, 'newRelevantOne', 'newRelevant')}</strong>
+        <span class="muted">
+          {' · '}
+          <span data-testid="stat-pages">{t('pagesChecked', s.pagesEvaluated, s.maxPages)}</span>
+          {left !== null && ` · ${leftText(left)}`}
+        </span>
+      </p>
       <div
         class="progress"
         role="progressbar"
-        aria-label="pages evaluated"
+        aria-label={t('pagesCheckedLabel')}
         aria-valuemin={0}
         aria-valuemax={s.maxPages}
         aria-valuenow={s.pagesEvaluated}
@@ -284,49 +405,175 @@ export function CrawlPanel({
         {/* Scaled, not resized: no layout when it moves. */}
         <span style={{ transform: `scaleX(${pct / 100})` }} />
       </div>
-      <dl class="stats">
-        <div>
-          <dt>Pages</dt>
-          <dd data-testid="stat-pages">
-            {s.pagesEvaluated} / {s.maxPages}
-          </dd>
-        </div>
-        <div>
-          <dt>Frontier</dt>
-          <dd data-testid="stat-frontier">{s.frontierSize}</dd>
-        </div>
-        <div>
-          <dt>Errors</dt>
-          <dd data-testid="stat-errors">{s.errors}</dd>
-        </div>
-        <div>
-          <dt>Elapsed</dt>
-          <dd data-testid="stat-elapsed">{formatElapsed(elapsed)}</dd>
-        </div>
-      </dl>
       {record.status === 'error' && record.error && (
         <p class="message error" role="alert" data-testid="crawl-error">
           {record.error}
         </p>
       )}
-      <div class="controls">
-        <button type="button" data-testid="pause" disabled={busy || !running} onClick={act('forager/pause')}>
-          Pause
+      <div class="controls small">
+        {/* All three always there, the ones that do not apply hidden and disabled: focus order never shifts. */}
+        <button type="button" data-testid="pause" hidden={!running} disabled={busy || !running} onClick={act('forager/pause')}>
+          {t('pause')}
         </button>
-        <button type="button" data-testid="resume" disabled={busy || !resumable} onClick={act('forager/resume')}>
-          Resume
+        <button
+          type="button"
+          data-testid="resume"
+          hidden={!resumable}
+          disabled={busy || !resumable}
+          onClick={act('forager/resume')}
+        >
+          {t('resume')}
         </button>
         <button
           type="button"
           data-testid="stop"
+          hidden={!(running || record.status === 'paused')}
           disabled={busy || !(running || record.status === 'paused')}
           onClick={act('forager/stop')}
         >
-          Stop
+          {t('stop')}
         </button>
+        <span class="muted stat">
+          <span data-testid="stat-elapsed">{formatElapsed(elapsed)}</span>
+          {s.errors > 0 && (
+            <>
+              {' · '}
+              {onShowSkips ? (
+                <button type="button" class="link" data-testid="stat-errors" onClick={onShowSkips}>
+                  {tn(s.errors, 'skippedOne', 'skipped')}
+                </button>
+              ) : (
+                <span data-testid="stat-errors">{tn(s.errors, 'skippedOne', 'skipped')}</span>
+              )}
+            </>
+          )}
+        </span>
         {children}
       </div>
     </section>
+  );
+}
+
+// ---------------------------------------------------------------- failure and skips
+
+const SKIP_KEY: Record<SkipRecord['reason'], MessageKey> = {
+  'url-refused': 'skipUrlRefused',
+  robots: 'skipRobots',
+  'http-error': 'skipHttpError',
+  'not-html': 'skipNotHtml',
+  timeout: 'skipTimeout',
+  network: 'skipNetwork',
+  redirect: 'skipRedirect',
+  aborted: 'skipAborted',
+  evaluation: 'skipEvaluation',
+};
+
+/** A skip in plain words: "could not connect (ECONNREFUSED)". */
+export function skipText(skip: SkipRecord): string {
+  return `${t(SKIP_KEY[skip.reason] ?? 'skipNetwork')} (${oneLine(skip.detail)})`;
+}
+
+/** The skipped pages, oldest first. */
+export function SkipList({ skips }: { skips: SkipRecord[] }) {
+  if (skips.length === 0) return <p class="muted">{t('noSkips')}</p>;
+  return (
+    <ul class="skips" data-testid="skip-list">
+      {skips.map((s) => (
+        <li key={s.url} data-testid="skip-item" data-reason={s.reason}>
+          <Location url={s.url} /> <span class="muted">{skipText(s)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The reason per start page of a crawl that fetched nothing, with Retry and Edit. */
+export function FailureNotice({ record, onError }: { record: CrawlRecord; onError(message: string): void }) {
+  const [skips, setSkips] = useState<SkipRecord[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    request({ type: 'forager/skips', id: record.id, limit: 500 }).then(setSkips, () => setSkips([]));
+  }, [record.id, record.updatedAt]);
+  const bySeed = useMemo(() => {
+    const found = new Map<string, SkipRecord>();
+    for (const s of skips ?? []) if (!found.has(s.url)) found.set(s.url, s);
+    return record.seeds.map((seed) => ({ seed, skip: found.get(seed) }));
+  }, [skips, record.seeds]);
+  const retry = async () => {
+    const access = requestSiteAccess();
+    setBusy(true);
+    try {
+      if (!(await access)) return onError(t('needSiteAccess'));
+      const draft = draftFromRecord(record);
+      await request({
+        type: 'forager/start',
+        start: {
+          topic: draft.topic,
+          seeds: draft.seeds,
+          source: record.source,
+          settings: record.settings,
+          context: draft.context,
+        },
+      });
+    } catch (error) {
+      onError(errorMessage(error));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section class="failure" role="alert" data-testid="crawl-failure">
+      <h3>{t('failureTitle')}</h3>
+      <ul class="skips">
+        {bySeed.map(({ seed, skip }) => (
+          <li key={seed} data-testid="failure-reason" data-reason={skip?.reason ?? ''}>
+            <Location url={seed} /> <span class="muted">{skip ? skipText(skip) : t('skipUnknown')}</span>
+          </li>
+        ))}
+      </ul>
+      <div class="controls">
+        <button type="button" class="primary" data-testid="retry" disabled={busy} onClick={() => void retry()}>
+          {t('retry')}
+        </button>
+        <button type="button" data-testid="edit" onClick={() => openResultsPage(startHash(draftFromRecord(record)))}>
+          {t('edit')}
+        </button>
+      </div>
+    </section>
+  );
+}
+
+// ---------------------------------------------------------------- list actions
+
+/** Open the top 10 in background tabs; copy the list as Markdown. */
+export function ListActions({ pages, children }: { pages: PageResult[]; children?: ComponentChildren }) {
+  const [copied, setCopied] = useState(false);
+  const top = pages.slice(0, 10);
+  return (
+    <div class="list-actions">
+      <button
+        type="button"
+        data-testid="open-top"
+        disabled={top.length === 0}
+        onClick={() => openInBackground(top.map((p) => p.url).filter((u) => safeHref(u)))}
+      >
+        {t('openTop', top.length)}
+      </button>
+      <button
+        type="button"
+        data-testid="copy-markdown"
+        disabled={pages.length === 0}
+        onClick={() =>
+          void copyText(markdownList(pages)).then(() => {
+            setCopied(true);
+            setTimeout(() => setCopied(false), 1500);
+          })
+        }
+      >
+        {copied ? t('copied') : t('copyMarkdown')}
+      </button>
+      {children}
+    </div>
   );
 }
 
@@ -362,32 +609,7 @@ function NumberField(props: {
   );
 }
 
-/**
- * Number fields for a strategy's numeric parameters. Greediness (`n`) stays in reach; the rest sit under Advanced.
- * Non-integer parameters get step "any": with the default step of 1 the browser would refuse to submit 0.5.
- */
-function paramFields(
-  strategy: StrategyDescription | undefined,
-  settings: CrawlSettings,
-  setParam: (name: string, value: number) => void,
-  which: (p: StrategyDescription['params'][number]) => boolean,
-) {
-  return strategy?.params
-    .filter((p) => typeof p.default === 'number' && which(p))
-    .map((p) => (
-      <NumberField
-        key={p.name}
-        label={p.label}
-        title={p.description}
-        value={Number(settings.params[p.name] ?? p.default)}
-        min={p.min}
-        max={p.max}
-        step={p.integer ? 1 : 'any'}
-        testid={`param-${p.name}`}
-        onInput={(v) => setParam(p.name, v)}
-      />
-    ));
-}
+const PRESET_KEY: Record<PresetName, MessageKey> = { quick: 'presetQuick', standard: 'presetStandard', deep: 'presetDeep' };
 
 const PRIVATE_KIND_LABEL: Record<PrivateSeedHost['kind'], string> = {
   loopback: 'this computer',
@@ -434,14 +656,22 @@ function PrivateHostsField(props: { seeds: string[]; ticked: string[]; onChange(
   );
 }
 
-/** The settings and the Crawl button. `editableSeeds` shows the seeds as a textarea (start view); else a count and a list. */
+/**
+ * The topic, the start pages, how far (Quick / Standard / Deep) and the main button. The strategy and its parameters
+ * are the user's defaults (options page); "More settings" holds the few a crawl may want changed.
+ * `editableSeeds` shows the seeds as a textarea (start view); else a summary and a list of titles.
+ */
 export function StartForm(props: {
   draft: StartDraft;
   strategies: StrategyDescription[];
   defaults: CrawlSettings;
   editableSeeds: boolean;
-  /** e.g. "10 results among 143 links" */
+  /** e.g. "on this Bing page" */
   seedNote?: string;
+  /** Titles of the seeds, when known (a results page gives them). */
+  seedTitles?: Record<string, string>;
+  /** Another crawl runs: starting is refused up front, not after the form is filled. */
+  busyWith?: string | null;
   onStarted(record: CrawlRecord): void;
 }) {
   const [topic, setTopic] = useState(props.draft.topic);
@@ -450,7 +680,6 @@ export function StartForm(props: {
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [allLanguages, setAllLanguages] = useState(false);
-  const strategy = props.strategies.find((s) => s.name === settings.strategy) ?? props.strategies[0];
   const seeds = props.editableSeeds
     ? seedText
         .split(/\s+/)
@@ -458,8 +687,8 @@ export function StartForm(props: {
         .filter(Boolean)
     : props.draft.seeds;
   const set = (patch: Partial<CrawlSettings>) => setSettings((s) => ({ ...s, ...patch }));
-  const setParam = (name: string, value: number | string | boolean) =>
-    setSettings((s) => ({ ...s, params: { ...s.params, [name]: value } }));
+  const preset = presetOf(settings.maxPages);
+  const strategy = props.strategies.find((s) => s.name === settings.strategy);
 
   const start = async (event: Event) => {
     event.preventDefault();
@@ -469,9 +698,7 @@ export function StartForm(props: {
     setMessage(null);
     try {
       if (!(await access)) {
-        setMessage(
-          'Forager needs access to all sites to fetch the pages it crawls. Without it, it cannot crawl. Click Crawl again to allow it.',
-        );
+        setMessage(t('needSiteAccess'));
         return;
       }
       const record = await request({
@@ -497,7 +724,7 @@ export function StartForm(props: {
   return (
     <form class="start" data-testid="start-form" onSubmit={start}>
       <label class="field wide">
-        <span>Topic</span>
+        <span>{t('topicLabel')}</span>
         <input
           type="text"
           value={topic}
@@ -509,62 +736,75 @@ export function StartForm(props: {
       </label>
       {props.editableSeeds ? (
         <label class="field wide">
-          <span>Start pages (one URL per line)</span>
+          <span>{t('seedsLabel')}</span>
           <textarea rows={4} value={seedText} data-testid="seeds" onInput={(e) => setSeedText(e.currentTarget.value)} />
         </label>
       ) : (
         <details class="seeds">
           <summary data-testid="seed-count">
-            {seeds.length} result link{seeds.length === 1 ? '' : 's'}
+            {tn(seeds.length, 'startPagesOne', 'startPages')}
             {props.seedNote ? ` ${props.seedNote}` : ''}
           </summary>
           <ol data-testid="seed-list">
             {seeds.map((s) => (
-              <li key={s}>{s}</li>
+              <li key={s} data-url={s}>
+                <span class="seed-title">{oneLine(props.seedTitles?.[s] ?? '') || displayLocation(s).site}</span>{' '}
+                <Location url={s} />
+              </li>
             ))}
           </ol>
         </details>
       )}
+      <fieldset class="presets" data-testid="depth">
+        <legend>{t('depthLabel')}</legend>
+        {PRESET_NAMES.map((p) => (
+          <label key={p} class={preset === p ? 'preset on' : 'preset'}>
+            <input
+              type="radio"
+              name="depth"
+              value={p}
+              checked={preset === p}
+              data-testid={`preset-${p}`}
+              onChange={() => setSettings((s) => applyPreset(s, p))}
+            />
+            <span class="preset-name">{t(PRESET_KEY[p])}</span>
+            <span class="preset-pages">{t('presetPages', PRESETS[p].maxPages)}</span>
+          </label>
+        ))}
+      </fieldset>
       <PrivateHostsField seeds={seeds} ticked={settings.privateHosts ?? []} onChange={(privateHosts) => set({ privateHosts })} />
-      <div class="row-fields">
-        {paramFields(strategy, settings, setParam, (p) => p.name === 'n')}
-        <NumberField
-          label="Page budget"
-          value={settings.maxPages}
-          min={SETTING_BOUNDS.maxPages.min}
-          max={SETTING_BOUNDS.maxPages.max}
-          testid="max-pages"
-          onInput={(v) => set({ maxPages: v })}
-        />
-      </div>
+      {props.busyWith ? (
+        <p class="note" data-testid="crawl-busy">
+          {t('crawlBusy', oneLine(props.busyWith))}
+        </p>
+      ) : null}
+      <button
+        type="submit"
+        class="primary big"
+        data-testid="crawl-button"
+        disabled={busy || !!props.busyWith || seeds.length === 0 || !topic.trim()}
+      >
+        {t('findMore')}
+      </button>
+      {message && (
+        <p class="message error" role="alert" data-testid="start-message">
+          {message}
+        </p>
+      )}
       <details class="advanced" data-testid="advanced">
-        <summary>Advanced</summary>
-        <label class="field">
-          <span>Strategy</span>
-          <select
-            value={settings.strategy}
-            data-testid="strategy"
-            onChange={(e) => set({ strategy: e.currentTarget.value, params: {} })}
-          >
-            {props.strategies.map((s) => (
-              <option key={s.name} value={s.name} title={s.description}>
-                {s.label}
-              </option>
-            ))}
-          </select>
-        </label>
-        <div class="row-fields">{paramFields(strategy, settings, setParam, (p) => p.name !== 'n')}</div>
+        <summary>{t('moreSettings')}</summary>
         <div class="row-fields">
           <NumberField
-            label="Frontier size"
-            value={settings.maxBuffer}
-            min={SETTING_BOUNDS.maxBuffer.min}
-            max={SETTING_BOUNDS.maxBuffer.max}
-            testid="max-buffer"
-            onInput={(v) => set({ maxBuffer: v })}
+            label={t('pageBudget')}
+            value={settings.maxPages}
+            min={SETTING_BOUNDS.maxPages.min}
+            max={SETTING_BOUNDS.maxPages.max}
+            testid="max-pages"
+            onInput={(v) => set({ maxPages: v })}
           />
           <NumberField
-            label="Politeness delay (ms)"
+            label={t('politeness')}
+            title={t('politenessTitle')}
             value={settings.politenessDelayMs}
             min={SETTING_BOUNDS.politenessDelayMs.min}
             max={SETTING_BOUNDS.politenessDelayMs.max}
@@ -580,28 +820,24 @@ export function StartForm(props: {
             data-testid="stay-on-sites"
             onChange={(e) => set({ stayOnSeedSites: e.currentTarget.checked })}
           />
-          Stay on the results' sites
+          {t('stayOnSites')}
         </label>
-        <label class="check" title="Otherwise pages in another language than the topic's score low">
+        <label class="check" title={t('allLanguagesTitle')}>
           <input
             type="checkbox"
             checked={allLanguages}
             data-testid="all-languages"
             onChange={(e) => setAllLanguages(e.currentTarget.checked)}
           />
-          Pages in any language
+          {t('allLanguages')}
         </label>
-      </details>
-      <div class="controls">
-        <button type="submit" class="primary" data-testid="crawl-button" disabled={busy || seeds.length === 0 || !topic.trim()}>
-          Crawl
-        </button>
-      </div>
-      {message && (
-        <p class="message error" role="alert" data-testid="start-message">
-          {message}
+        <p class="muted small-text" data-testid="strategy-note">
+          {t('strategyNote', strategy?.label ?? settings.strategy)}{' '}
+          <button type="button" class="link" data-testid="open-options" onClick={() => void browser.runtime.openOptionsPage()}>
+            {t('openOptions')}
+          </button>
         </p>
-      )}
+      </details>
     </form>
   );
 }

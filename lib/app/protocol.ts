@@ -18,6 +18,7 @@ import type { LibraryHit } from './library/library';
 import type { RetentionPolicy } from './library/retention';
 import type { CrawlRecord, CrawlSettings, SeedSource } from './store/types';
 import type { PageResult, SkipRecord, StrategyInfo } from '../engine';
+import type { PageScore } from './view/relevance';
 
 /** Name of the runtime port for live updates. */
 export const LIVE_PORT = 'forager/live';
@@ -72,6 +73,8 @@ export interface CrawlSnapshot {
   pageCount: number;
   /** True when this crawl is the one running in this background right now. */
   active: boolean;
+  /** Every listed page's URL, score and seed flag: what the counts of new relevant pages need (lib/app/view/relevance.ts). */
+  scores: PageScore[];
 }
 
 /** The library as the settings show it. */

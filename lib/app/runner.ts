@@ -38,6 +38,7 @@ import { RunLifecycle } from './run-lifecycle';
 import { crawlPolicy, DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from './settings';
 import { recordProblems } from './store/migrate';
 import { RECORD_VERSION, type CrawlRecord, type CrawlSettings, type CrawlStore, type FetchSettings } from './store/types';
+import { ScoreTally } from './view/relevance';
 
 /**
  * Where a crawl's failure is noted when the crawl store itself cannot take it (the extension: storage.local). Small:
@@ -438,11 +439,10 @@ export class CrawlRunner {
     if (!stored) return null;
     const record = this.shown(stored, await this.failures.all());
     const cap = Math.max(0, Math.min(10_000, Math.floor(Number.isFinite(limit) ? limit : 50)));
-    const [top, pageCount] = await Promise.all([
-      this.deps.store.getPages(targetId, { limit: cap }),
-      this.deps.store.countPages(targetId),
-    ]);
-    return { record, top, pageCount, active: this.activeId === targetId };
+    // All pages, for the counts of new relevant pages (relative to the crawl's best score, so no window will do).
+    const all = await this.deps.store.getPages(targetId);
+    const scores = new ScoreTally(all).toScores();
+    return { record, top: all.slice(0, cap), pageCount: all.length, active: this.activeId === targetId, scores };
   }
 
   // ---- internals ----

@@ -516,6 +516,11 @@ class CrawlRun implements Crawl {
       lastModified: response.lastModified,
       isSeed: this.seedSet.has(url) || this.seedSet.has(finalUrl),
       ...(evaluation.robots.noindex ? { noindex: true } : {}),
+      ...(evaluation.published ? { published: evaluation.published } : {}),
+      ...(evaluation.modified ? { modified: evaluation.modified } : {}),
+      // Title fallbacks only matter when there is no title (and cost storage on every page otherwise).
+      ...(!evaluation.title && evaluation.ogTitle ? { ogTitle: evaluation.ogTitle } : {}),
+      ...(!evaluation.title && evaluation.h1 ? { h1: evaluation.h1 } : {}),
     };
     return { kind: 'page', page, evaluation };
   }

@@ -82,6 +82,17 @@ export interface PageEvaluation {
   /** Declared language (<html lang>), if any. */
   lang?: string;
   /**
+   * Publication date as the page states it (unparsed): meta article:published_time and kin, else JSON-LD
+   * datePublished, else the first <time datetime> in the main content.
+   */
+  published?: string;
+  /** Last update as the page states it: meta article:modified_time / og:updated_time, else JSON-LD dateModified. */
+  modified?: string;
+  /** og:title, when the page has one. */
+  ogTitle?: string;
+  /** Text of the first non-empty <h1>. */
+  h1?: string;
+  /**
    * The page's language (ISO 639-1): its first `lang` attribute, else detected from its main text; unset when
    * neither says. Its text is analysed (stop words, stemmer) in this language when known before the pass.
    */
@@ -253,6 +264,14 @@ export interface PageResult {
   /** Epoch ms when the page was fetched. */
   fetchedAt: number;
   lastModified?: string;
+  /** Publication date from the page's metadata (PageEvaluation.published), as given. */
+  published?: string;
+  /** Update date from the page's metadata (PageEvaluation.modified), as given. */
+  modified?: string;
+  /** og:title, for a page whose <title> is empty. */
+  ogTitle?: string;
+  /** First <h1>, for a page whose <title> is empty. */
+  h1?: string;
   /** Among the seeds (e.g. shown by the search engine), so not fresh. */
   isSeed: boolean;
   /** meta robots noindex: evaluated but should not be listed. */

@@ -2,10 +2,13 @@
  * Forager end to end, one spec run in Chromium and in Firefox (the e2e build, FORAGER_E2E=1, from .output/e2e): the
  * popup on a local results page made from a real Bing page, a live crawl of the test web, pause / resume / stop, a
  * hostile page title, every export format as a downloaded file, the context menu, the background killed mid-crawl,
- * a redirect to a private host never followed, and no cookies sent; then, in a browser of its own where a public-looking
- * name resolves to 127.0.0.2, the user's own network: private start pages crawled only when ticked, cloud metadata
- * never, a name resolving to a private address refused, the guard's rules within the browsers' limits with 500 ticked
- * hosts. What differs between the browsers is in driver.ts; every test here runs in both.
+ * a redirect to a private host never followed, and no cookies sent; then results first (issue 16): after a crawl a new
+ * relevant page first, the search's own results hidden until asked for, the badge's count, a 120-character topic that
+ * overflows no view, a failed crawl's reasons, and no serious or critical axe-core violation in any view; then, in a
+ * browser of its own where a public-looking name resolves to 127.0.0.2, the user's own network: private start pages
+ * crawled only when ticked, cloud metadata never, a name resolving to a private address refused, the guard's rules
+ * within the browsers' limits with 500 ticked hosts. What differs between the browsers is in driver.ts; every test
+ * here runs in both.
  *
  * Waits have deadlines and no assertion depends on speed: a crawl that must be caught running is held by the test
  * web (harness/testweb/gate.ts), so it cannot finish first. Run with `npm run test:e2e` (builds first); one browser:
@@ -16,7 +19,8 @@
  * and gets the difference into the driver when it can.
  */
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, createServer } from 'node:net';
+import { AxePuppeteer } from '@axe-core/puppeteer';
 import type { Page } from 'puppeteer';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -28,6 +32,7 @@ import {
   parseCsv,
   resultRows,
   saveExport,
+  setField,
   startDemoSerp,
   startFromForm,
   startPrivateRedirect,
@@ -45,9 +50,60 @@ import type { PageResult } from '../../lib/engine';
 import { BROWSERS, launchDriver, type ExtensionDriver } from './driver';
 
 /** The popup's size in the toolbar. */
-const POPUP = { width: 420, height: 600 };
+const POPUP = { width: 460, height: 600 };
+const LONG_TOPIC =
+  'how closures promises and the event loop interact in modern javascript runtimes and when to use async iterators';
 /** Requests a crawl keeps in flight (entrypoints/background.ts, createFetcher's concurrency). */
 const CONCURRENCY = 6;
+
+/** Horizontal overflow of the document and of every element that scrolls or clips (scrollWidth > clientWidth). */
+function overflows(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollWidth > root.clientWidth) out.push(`document ${root.scrollWidth} > ${root.clientWidth}`);
+    for (const el of Array.from(document.querySelectorAll<HTMLElement>('main, section, form, div, ol, ul, details'))) {
+      const style = getComputedStyle(el);
+      if (style.overflowX === 'visible') continue;
+      // Text cut on purpose, with an ellipsis shown (one line) or clamped to lines: not content pushed out of view.
+      if (style.textOverflow === 'ellipsis' || (style.webkitLineClamp && style.webkitLineClamp !== 'none')) continue;
+      if (el.scrollWidth > el.clientWidth + 1) {
+        out.push(
+          `${el.tagName.toLowerCase()}.${el.className} ${el.getAttribute('data-testid') ?? ''} ${el.scrollWidth} > ${el.clientWidth}`,
+        );
+      }
+    }
+    return out;
+  });
+}
+
+/**
+ * axe-core's serious and critical violations in the page, in each colour scheme given. Firefox through puppeteer
+ * (WebDriver BiDi) cannot emulate prefers-color-scheme (it needs CDP), so there it runs in the profile's scheme only.
+ */
+async function axeProblems(page: Page, schemes: ('light' | 'dark')[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const scheme of schemes) {
+    if (schemes.length > 1) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+    const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    for (const v of result.violations) {
+      if (v.impact === 'serious' || v.impact === 'critical') {
+        out.push(`${scheme}: ${v.id} (${v.impact}) ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+      }
+    }
+  }
+  if (schemes.length > 1) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  return out;
+}
+
+/** A port nothing listens on (taken, then freed). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as { port: number }).port;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 /** Page requests (robots.txt aside). */
 const pageRequests = (log: RequestLog[]) => log.filter((r) => !r.url.endsWith('/robots.txt'));
@@ -108,24 +164,24 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
 
     // The query becomes the topic; the organic results (8 test-web pages + the hostile page) the seeds.
     expect(await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)).toBe(serp.query);
-    expect(await popup.$eval(tid('seed-count'), (e) => e.textContent)).toMatch(
-      new RegExp(`^${serp.seeds.length} result links among \\d+ links`),
+    expect(await popup.$eval(tid('seed-count'), (e) => e.textContent)).toBe(`Starting from ${serp.seeds.length} results`);
+    expect(await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.getAttribute('data-url')))).toEqual(
+      serp.seeds,
     );
-    expect(await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.textContent))).toEqual(serp.seeds);
 
     // The test web answers 25 requests, then holds the rest: the crawl cannot reach its budget until released.
     const budget = 150;
     gate.allow(25);
     firstCrawlId = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
 
-    // Ranked fresh results appear: rows with score bars, the fresh badge on pages that were not search results.
+    // Ranked new results appear, the "new" badge on each; the search's own results are not listed (behind a toggle).
     const rows = await waitFor(async () => {
       const r = await resultRows(popup);
       return r.filter((x) => x.fresh).length >= 3 && gate.held().length > 0 ? r : null;
     }, 'fresh result rows in the popup, and the crawl held');
     expect(await panelStatus(popup)).toBe('running');
     for (const r of rows) {
-      expect(r.scoreBar).toBe(true);
+      expect(r.fresh).toBe(true);
       expect(r.badge).toBe(r.fresh);
       expect(r.fresh).toBe(!serp.seeds.includes(r.url));
       expect(r.score).toBeGreaterThanOrEqual(0);
@@ -178,8 +234,10 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     expect(hostile, 'the hostile page was crawled (it is a seed)').toBeTruthy();
     expect(hostile!.title).toContain(HOSTILE_TITLE_MARKUP);
 
-    // The popup follows the newest crawl and shows its best 50 rows; the hostile page is among them (it is on topic).
+    // The popup follows the newest crawl and shows its best rows; the hostile page, a search result, is among them once
+    // the search's own results are shown (it is on topic).
     const popup = await driver.open('popup.html', POPUP);
+    await clickTestId(popup, 'toggle-search');
     const inPopup = await waitFor(
       async () => (await resultRows(popup)).find((r) => r.url === serp.hostileUrl),
       'the hostile row in the popup',
@@ -191,10 +249,11 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
 
     const results = await driver.open(`results.html#/crawl/${encodeURIComponent(firstCrawlId)}`);
     await results.waitForSelector(tid('result-row'), { timeout: 60_000 });
-    // The list is virtualized: scroll until the hostile row is rendered.
+    await clickTestId(results, 'toggle-search');
+    // Rows are added as the reader scrolls: scroll until the hostile row is there.
     const row = await waitFor(async () => {
       const found = await results.$(`${tid('result-row')}[data-url="${serp.hostileUrl}"]`);
-      if (!found) await results.$eval(tid('results-scroller'), (el) => el.scrollBy(0, el.clientHeight));
+      if (!found) await results.evaluate(() => window.scrollBy(0, window.innerHeight));
       return found;
     }, 'the hostile page row');
     const shown = await row.$eval(tid('result-link'), (a) => ({
@@ -384,7 +443,7 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
           (await view.$eval(tid('page-count'), (e) => e.textContent ?? '').catch(() => '')).startsWith(`${budget} pages`),
         'the page count',
       );
-      expect(Number(await view.$eval(tid('results'), (e) => e.getAttribute('data-count')))).toBe(budget);
+      expect(Number(await view.$eval(tid('page-count'), (e) => e.getAttribute('data-total')))).toBe(budget);
 
       // Fetched twice: only what was in flight at a kill, and never more than the crawl keeps in flight.
       const requests = pageRequests(slow.requests);
@@ -548,6 +607,181 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     expect(left.session.filter((k) => k !== 'forager.session')).toEqual([]);
     await options.close();
     await view.close();
+  });
+
+  // ---- issue 16: results first (new relevant pages, search results hidden, badge, long topics, failures, a11y)
+
+  let uxCrawlId = '';
+  const openTab = async (url: string) => {
+    const tab = await driver.browser.newPage();
+    await tab.goto(url, { waitUntil: 'domcontentloaded' });
+    return tab;
+  };
+  /** The toolbar badge's text, asked from an extension page (chrome.action in Chromium, browser.action in Firefox). */
+  const badgeText = (page: Page): Promise<string> =>
+    page.evaluate(() => {
+      const g = globalThis as unknown as Record<string, { action: { getBadgeText(d: object): Promise<string> } } | undefined>;
+      return (g.browser ?? g.chrome)!.action.getBadgeText({});
+    });
+
+  test('after a crawl: a new relevant page first, search results hidden until asked, badge = the new relevant count', async () => {
+    const tab = await openTab(serp.url);
+    const tabId = await driver.tabId(serp.url);
+    const popup = await driver.open(`popup.html?tab=${tabId}`, POPUP);
+    await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    // The start form comes first (no crawl yet), the main button has the focus.
+    expect(await popup.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('crawl-button');
+    uxCrawlId = await startFromForm(popup, { maxPages: 60, politenessDelayMs: 0 });
+    await waitForStatus(popup, ['done'], 170_000);
+
+    // Reopened: results first.
+    await popup.close();
+    const again = await driver.open(`popup.html?tab=${tabId}`, POPUP);
+    await again.waitForSelector(tid('result-row'), { timeout: 60_000 });
+    expect(await again.$eval(tid('popup'), (e) => e.getAttribute('data-first'))).toBe('results');
+    expect(await again.$(`${tid('new-crawl')}:not([open])`)).not.toBeNull();
+    const rows = await again.$$eval(tid('result-row'), (rs) =>
+      rs.map((r) => ({ url: r.getAttribute('data-url') ?? '', fresh: r.getAttribute('data-fresh') === 'true' })),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    // The first row in view is a new page, and no search result is listed by default.
+    const firstInView = await again.evaluate(() => {
+      const box = document.querySelector('.list-box')!.getBoundingClientRect();
+      const row = Array.from(document.querySelectorAll('[data-testid="result-row"]')).find(
+        (r) => r.getBoundingClientRect().bottom > box.top,
+      );
+      return row?.getAttribute('data-url');
+    });
+    expect(firstInView).toBe(rows[0].url);
+    expect(rows.every((r) => r.fresh)).toBe(true);
+    expect(rows.some((r) => serp.seeds.includes(r.url))).toBe(false);
+    // All rows shown are relevant: at or above the cut, which the same page's counts say.
+    const headline = Number((await again.$eval(tid('new-count'), (e) => e.textContent ?? '')).match(/\d+/)?.[0]);
+    expect(headline).toBeGreaterThan(0);
+    expect(rows.length).toBe(Math.min(headline, rows.length));
+
+    // "N from your search" shows them.
+    const toggle = await again.$eval(tid('toggle-search'), (e) => e.textContent ?? '');
+    expect(toggle).toMatch(/^\d+ from your search$/);
+    await clickTestId(again, 'toggle-search');
+    await waitFor(
+      async () =>
+        (await again.$$eval(tid('result-row'), (rs) => rs.filter((r) => r.getAttribute('data-fresh') === 'false').length)) > 0,
+      'search results listed after the toggle',
+    );
+
+    // The badge says what the headline says.
+    const badge = await waitFor(async () => {
+      const text = await badgeText(again);
+      return text === String(headline) ? text : null;
+    }, `badge text ${headline}`);
+    expect(badge).toBe(String(headline));
+
+    // Results page: the page scrolls, not a box inside it; search results hidden there too.
+    const results = await driver.open(`results.html#/crawl/${encodeURIComponent(uxCrawlId)}`, { width: 1280, height: 800 });
+    await results.waitForSelector(tid('result-row'), { timeout: 60_000 });
+    expect(await results.$$eval(`${tid('result-row')}[data-fresh="false"]`, (rs) => rs.length)).toBe(0);
+    expect(await results.$(tid('results-scroller'))).toBeNull();
+    // Search within the results narrows the list.
+    const title = await results.$eval(tid('result-link'), (a) => a.textContent ?? '');
+    await setField(results, 'search-within', title);
+    await waitFor(
+      async () => (await results.$$eval(tid('result-row'), (rs) => rs.length)) >= 1,
+      'rows matching the search within results',
+    );
+    expect(await results.$eval(tid('result-link'), (a) => a.textContent)).toBe(title);
+    await results.close();
+    await again.close();
+    await tab.close();
+  });
+
+  test('a 120-character topic overflows no view (popup, results page, all crawls, start view)', async () => {
+    expect(LONG_TOPIC.length).toBeGreaterThanOrEqual(110);
+    const topic = `${LONG_TOPIC} ${'x'.repeat(120 - LONG_TOPIC.length - 1)}`.slice(0, 120);
+    expect(topic.length).toBe(120);
+    const start = await driver.open(newCrawlPath(topic, [serp.seeds[0]]), { width: 1280, height: 800 });
+    await start.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    expect(await overflows(start)).toEqual([]);
+    const id = await startFromForm(start, { maxPages: 10, politenessDelayMs: 0 });
+    await waitForStatus(start, ['done'], 120_000);
+    expect(await overflows(start)).toEqual([]);
+
+    const popup = await driver.open('popup.html', POPUP);
+    await popup.waitForSelector(`${tid('crawl-panel')}[data-crawl-id="${id}"]`, { timeout: 60_000 });
+    expect(await popup.$eval(tid('crawl-name'), (e) => e.textContent)).toBe(topic);
+    expect(await overflows(popup)).toEqual([]);
+    // The status chip, the count and All crawls stay in view.
+    for (const t of ['crawl-status', 'new-count', 'open-results']) {
+      const box = await popup.$eval(tid(t), (e) => {
+        const r = e.getBoundingClientRect();
+        return { left: r.left, right: r.right, width: document.documentElement.clientWidth };
+      });
+      expect(box.right, t).toBeLessThanOrEqual(box.width);
+    }
+    await popup.close();
+
+    const list = await driver.open('results.html#/', { width: 1280, height: 800 });
+    await list.waitForSelector(tid('crawl-item'), { timeout: 60_000 });
+    expect(await overflows(list)).toEqual([]);
+    const narrow = await driver.open('results.html#/', { width: 420, height: 700 });
+    await narrow.waitForSelector(tid('crawl-item'), { timeout: 60_000 });
+    expect(await overflows(narrow)).toEqual([]);
+    await narrow.close();
+    await list.close();
+    await start.close();
+  });
+
+  test('a crawl whose start pages cannot be reached says so, with a reason per start page', async () => {
+    const seeds = [`http://127.0.0.1:${await closedPort()}/a.html`, `http://127.0.0.1:${await closedPort()}/b.html`];
+    const start = await driver.open(newCrawlPath('unreachable test', seeds), { width: 1280, height: 800 });
+    await startFromForm(start, { maxPages: 10, politenessDelayMs: 0 });
+    await start.waitForSelector(tid('crawl-failure'), { timeout: 120_000 });
+    expect(await start.$eval(tid('crawl-status'), (e) => e.textContent)).toBe('Nothing fetched');
+    const reasons = await start.$$eval(tid('failure-reason'), (els) =>
+      els.map((e) => ({ reason: e.getAttribute('data-reason'), text: e.textContent ?? '' })),
+    );
+    expect(reasons).toHaveLength(2);
+    for (const r of reasons) {
+      expect(r.reason).toBe('network');
+      expect(r.text).toContain('could not be reached');
+    }
+    expect(await start.$(tid('retry'))).not.toBeNull();
+    expect(await start.$(tid('edit'))).not.toBeNull();
+    // Errors opens the list of skips.
+    await clickTestId(start, 'stat-errors');
+    await start.waitForSelector(tid('skip-list'), { timeout: 30_000 });
+    expect(await start.$$eval(tid('skip-item'), (els) => els.length)).toBeGreaterThanOrEqual(2);
+    // The badge shows the failure.
+    expect(await waitFor(async () => ((await badgeText(start)) === '!' ? '!' : null), 'badge "!"')).toBe('!');
+    await start.close();
+  });
+
+  test('accessibility: no serious or critical axe violations in the popup, results page, start view, light and dark', async () => {
+    const tab = await openTab(serp.url);
+    const tabId = await driver.tabId(serp.url);
+    const views: [string, string, string][] = [
+      // Opened on no results page, the popup shows the latest crawl first.
+      ['popup (results)', 'popup.html', 'crawl-panel'],
+      ['options', 'options.html', 'strategy-settings'],
+      ['results page', `results.html#/crawl/${encodeURIComponent(uxCrawlId)}`, 'result-row'],
+      ['all crawls', 'results.html#/', 'crawl-item'],
+      ['start view', newCrawlPath('test', [serp.seeds[0]]), 'start-form'],
+    ];
+    const schemes: ('light' | 'dark')[] = browserName === 'firefox' ? ['light'] : ['light', 'dark'];
+    const problems: string[] = [];
+    for (const [name, file, ready] of views) {
+      const page = await driver.open(file, file.startsWith('popup') ? POPUP : { width: 1280, height: 800 });
+      await page.waitForSelector(tid(ready), { timeout: 60_000 });
+      problems.push(...(await axeProblems(page, schemes)).map((p) => `${name}: ${p}`));
+      await page.close();
+    }
+    // The popup's start view: opened on the results page (whose search the latest crawl is not), the form comes first.
+    const popup = await driver.open(`popup.html?tab=${tabId}`, POPUP);
+    await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    problems.push(...(await axeProblems(popup, schemes)).map((p) => `popup start: ${p}`));
+    await popup.close();
+    await tab.close();
+    expect(problems).toEqual([]);
   });
 });
 

@@ -17,11 +17,17 @@ describe('the store packages', () => {
       const zip = packagePath(browser, { e2e: false });
       const manifest = await packageManifest(zip);
       const files = await packageFiles(zip);
-      expect(manifest.name).toBe('Forager');
+      // Name and description come from _locales (the i18n convention): __MSG_key__ resolved as the stores do.
+      const messages = JSON.parse(await packageText(zip, '_locales/en/messages.json')) as Record<string, { message: string }>;
+      const resolve = (v: string | undefined) =>
+        v?.replace(/^__MSG_(\w+)__$/, (whole, key: string) => messages[key]?.message ?? whole);
+      expect((manifest as { default_locale?: string }).default_locale).toBe('en');
+      expect(resolve(manifest.name)).toBe('Forager');
       expect(manifest.version).toBe(VERSION);
       // The Chrome Web Store takes at most 132 characters.
-      expect(manifest.description?.length).toBeGreaterThan(20);
-      expect(manifest.description!.length).toBeLessThanOrEqual(132);
+      const description = resolve(manifest.description) ?? '';
+      expect(description.length).toBeGreaterThan(20);
+      expect(description.length).toBeLessThanOrEqual(132);
       expect(Object.keys(manifest.icons ?? {}).sort()).toEqual([...ICON_SIZES].sort());
       for (const icon of Object.values(manifest.icons ?? {})) expect(files).toContain(icon.replace(/^\//, ''));
       // Site access is asked for when a crawl starts, never granted at install (that is the e2e build).

@@ -87,7 +87,7 @@ async function startPageServer(extensionId: string): Promise<{ url: string; clos
 async function readByPopup(popup: Page): Promise<{ topic: string; seeds: string[] }> {
   await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
   const topic = await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value);
-  const seeds = await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.textContent ?? ''));
+  const seeds = await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.getAttribute('data-url') ?? ''));
   return { topic, seeds };
 }
 

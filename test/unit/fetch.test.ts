@@ -550,6 +550,21 @@ describe('createFetcher with an injected fetch', () => {
     expectFailure(await b.fetch('https://example.org/'), 'network');
   });
 
+  it('a site whose robots.txt cannot be fetched is reported unreachable (network / timeout), not as robots.txt refusing', async () => {
+    const refused: typeof fetch = async () => {
+      throw new TypeError('fetch failed', { cause: { code: 'ECONNREFUSED' } });
+    };
+    const down = expectFailure(
+      await createFetcher({ fetch: refused, politenessDelayMs: 0 }).fetch('https://example.org/'),
+      'network',
+    );
+    expect(down.detail).toContain('site unreachable');
+    expect(down.detail).toContain('ECONNREFUSED');
+    const never: typeof fetch = () => new Promise<Response>(() => {});
+    const slow = createFetcher({ fetch: never, politenessDelayMs: 0, timeoutMs: 200 });
+    expectFailure(await slow.fetch('https://example.net/'), 'timeout');
+  });
+
   it('times out a fetch implementation that ignores its signal', async () => {
     const never: typeof fetch = () => new Promise<Response>(() => {});
     const fetcher = createFetcher({ fetch: never, respectRobots: false, timeoutMs: 200 });

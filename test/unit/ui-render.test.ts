@@ -1,6 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { h, render } from 'preact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CrawlSnapshot, TabContext } from '../../lib/app/protocol';
+import type { CrawlRecord } from '../../lib/app/store/types';
 import type { PageResult } from '../../lib/engine/types';
 
 // Preact renders through the global document; linkedom provides one under Node.
@@ -103,6 +105,63 @@ describe('result rendering', () => {
     expect(row.querySelector('[data-testid=result-link]')!.textContent).toBe('Coffee xgnp.exe iso done');
     expect(row.querySelector('[data-testid=result-link]')!.getAttribute('title')).toBe('Coffee xgnp.exe iso done');
     expect(row.querySelector('[data-testid=result-snippet]')!.textContent).toBe('best coffee forced');
+    render(null, root as unknown as Element);
+  });
+});
+
+describe('popup: what it opens on', () => {
+  const record = (over: Partial<CrawlRecord>): CrawlRecord =>
+    ({
+      id: 'c',
+      status: 'done',
+      seeds: ['https://a.example/1'],
+      source: { kind: 'serp', pageUrl: 'https://search.example/?q=x' },
+      updatedAt: Date.now(),
+      ...over,
+    }) as CrawlRecord;
+  const snap = (r: CrawlRecord): CrawlSnapshot => ({ record: r, top: [], pageCount: 0, active: false, scores: [] });
+  const tab = (url: string, serp = false): TabContext => ({
+    tabId: 1,
+    url,
+    title: '',
+    serp: serp
+      ? { engine: null, query: 'y', results: [{ url: 'https://b.example', title: 'b', snippet: '', rank: 1 }], linkCount: 1 }
+      : null,
+  });
+
+  it('results first for a running crawl, a crawl of this tab, or a recent one; the form for a new search or no crawl', async () => {
+    const { resultsFirst } = await import('../../entrypoints/popup/App');
+    expect(resultsFirst(null, tab('https://x.example'))).toBe(false);
+    expect(resultsFirst(snap(record({ status: 'running', updatedAt: 0 })), tab('https://other.example/?q=z', true))).toBe(true);
+    expect(resultsFirst(snap(record({ updatedAt: 0 })), tab('https://search.example/?q=x', true))).toBe(true);
+    expect(resultsFirst(snap(record({})), tab('https://other.example/?q=z', true))).toBe(false);
+    expect(resultsFirst(snap(record({})), tab('https://news.example/'))).toBe(true);
+    expect(resultsFirst(snap(record({ updatedAt: Date.now() - 3 * 3600_000 })), tab('https://news.example/'))).toBe(false);
+  });
+});
+
+describe('result row', () => {
+  it('shows the location as "site › … › tail", a labelled date, the linking page and a "new" badge', async () => {
+    const { ResultList } = await import('../../entrypoints/ui/components');
+    const root = document.getElementById('root')!;
+    const linking: PageResult = { ...hostile, url: 'https://www.example.org/start', title: 'Start page', isSeed: true };
+    const found: PageResult = {
+      ...hostile,
+      url: 'https://www.example.org/docs/guide/closures.html',
+      title: '',
+      h1: 'Closures explained',
+      published: '2024-03-03T10:00:00Z',
+      from: linking.url,
+    };
+    render(h(ResultList, { pages: [found, linking], topic: 'closures', limit: 10 }), root as unknown as Element);
+    const row = root.querySelector('[data-testid=result-row]')!;
+    expect(row.querySelector('[data-testid=result-link]')!.textContent).toBe('Closures explained');
+    expect(row.querySelector('[data-testid=result-url]')!.textContent).toBe('example.org › … › closures.html');
+    expect(row.querySelector('[data-testid=result-date]')!.getAttribute('data-kind')).toBe('published');
+    expect(row.querySelector('[data-testid=result-date]')!.textContent).toMatch(/^Published /);
+    expect(row.querySelector('[data-testid=result-via]')!.textContent).toBe('via Start page');
+    expect(row.querySelector('[data-testid=fresh-badge]')!.textContent).toBe('new');
+    expect(root.querySelectorAll('[data-testid=search-badge]').length).toBe(1);
     render(null, root as unknown as Element);
   });
 });

@@ -108,6 +108,10 @@ const PageSchema = v.object({
   from: v.optional(httpUrl),
   fetchedAt: finite,
   lastModified: v.optional(text(200)),
+  published: v.optional(text(200)),
+  modified: v.optional(text(200)),
+  ogTitle: v.optional(text(2000)),
+  h1: v.optional(text(2000)),
   isSeed: v.boolean(),
   noindex: v.optional(v.boolean()),
 });
@@ -225,6 +229,10 @@ export function parseCrawlExport(json: string): ImportedCrawl {
     title: oneLine(p.title),
     snippet: oneLine(p.snippet),
     ...(p.mainText !== undefined ? { mainText: oneLine(p.mainText) } : {}),
+    ...(p.ogTitle !== undefined ? { ogTitle: oneLine(p.ogTitle) } : {}),
+    ...(p.h1 !== undefined ? { h1: oneLine(p.h1) } : {}),
+    ...(p.published !== undefined ? { published: oneLine(p.published) } : {}),
+    ...(p.modified !== undefined ? { modified: oneLine(p.modified) } : {}),
   }));
   const skips: SkipRecord[] = doc.skips.map((s) => ({ ...s, detail: oneLine(s.detail) }));
   return { record, pages, skips };

@@ -4,7 +4,7 @@
  * Also checks what the content script returned: it ran in a web page's tab, so its answer is treated as untrusted.
  */
 import type { SerpInfo } from '../protocol';
-import type { SeedSource } from '../store/types';
+import type { CrawlRecord, SeedSource } from '../store/types';
 import { cleanContext, cleanSeed, MAX_SEEDS, MAX_TOPIC_LENGTH } from '../settings';
 import { oneLine } from '../text-safety';
 
@@ -230,5 +230,16 @@ export function draftFromSerp(serp: SerpInfo, pageUrl: string): StartDraft {
   const context = cleanContext(serp.results.flatMap((r) => [r.title, r.snippet]));
   const draft: StartDraft = { topic: serp.query, seeds: serp.results.map((r) => r.url), source, context };
   if (serp.lang) draft.pageLang = serp.lang;
+  return draft;
+}
+
+/** A draft that starts a crawl again as it was started (Retry; Edit opens it in the start view). */
+export function draftFromRecord(record: CrawlRecord): StartDraft {
+  const draft: StartDraft = {
+    topic: record.topic.keywords,
+    seeds: [...record.seeds],
+    source: { ...record.source },
+    context: [...(record.topic.context ?? [])],
+  };
   return draft;
 }

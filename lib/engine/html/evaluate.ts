@@ -19,6 +19,61 @@ const MAX_ANCHORS = 4;
 export const MAX_ANCHOR_CHARS = 300;
 const MAX_RAW_ANCHOR_CHARS = 4 * MAX_ANCHOR_CHARS;
 const MAX_TITLE_CHARS = 500;
+/** Longest date value kept from page metadata; JSON-LD text read per page. */
+const MAX_META_CHARS = 80;
+const MAX_LD_CHARS = 200_000;
+
+/** Dates and title of a page's metadata, as given (dates unparsed: the UI parses and labels them). */
+interface PageMeta {
+  published?: string;
+  modified?: string;
+  ogTitle?: string;
+}
+
+const PUBLISHED_META = new Set([
+  'article:published_time',
+  'og:published_time',
+  'datepublished',
+  'dc.date.issued',
+  'dcterms.issued',
+  'dcterms.created',
+  'date',
+]);
+const MODIFIED_META = new Set(['article:modified_time', 'og:updated_time', 'datemodified', 'dcterms.modified', 'last-modified']);
+
+/** <meta property|name|itemprop=... content=...>: published and modified dates, og:title. */
+function readMeta(meta: PageMeta, attribs: Record<string, string>): void {
+  const key = (attribs.property ?? attribs.name ?? attribs.itemprop ?? '').trim().toLowerCase();
+  const content = attribs.content?.trim();
+  if (!key || !content) return;
+  if (meta.published === undefined && PUBLISHED_META.has(key)) meta.published = content.slice(0, MAX_META_CHARS);
+  else if (meta.modified === undefined && MODIFIED_META.has(key)) meta.modified = content.slice(0, MAX_META_CHARS);
+  else if (meta.ogTitle === undefined && key === 'og:title') meta.ogTitle = collapse(content).slice(0, MAX_TITLE_CHARS);
+}
+
+/** JSON-LD (schema.org): the first datePublished / dateModified anywhere in it (@graph, arrays, nested objects). */
+function readJsonLd(meta: PageMeta, text: string): void {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch {
+    return; // several blocks run together, or broken JSON: metadata is optional
+  }
+  const stack: unknown[] = [data];
+  for (let seen = 0; stack.length > 0 && seen < 2000; seen++) {
+    const node = stack.pop();
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
+    } else if (node && typeof node === 'object') {
+      const o = node as Record<string, unknown>;
+      if (meta.published === undefined && typeof o.datePublished === 'string' && o.datePublished.trim())
+        meta.published = o.datePublished.trim().slice(0, MAX_META_CHARS);
+      if (meta.modified === undefined && typeof o.dateModified === 'string' && o.dateModified.trim())
+        meta.modified = o.dateModified.trim().slice(0, MAX_META_CHARS);
+      for (const v of Object.values(o)) if (v && typeof v === 'object') stack.push(v);
+    }
+  }
+}
 /** Snippet: ~30 words, at most ~300 characters. */
 const SNIPPET_WORDS = 30;
 const SNIPPET_CHARS = 300;
@@ -94,6 +149,8 @@ const F_LINK = 4;
 const F_BOILER = 8;
 const F_MAIN = 16;
 const F_SECTION = 32;
+const F_H1 = 64;
+const F_LD = 128;
 
 /** Weight of boilerplate text (navigation, banners, link lists) in the page score when the topic does not set one. */
 export const DEFAULT_BOILERPLATE_WEIGHT = 0.2;
@@ -368,6 +425,15 @@ function evaluateIn(
   let lang: string | undefined;
   let sawHtml = false;
   const robots = { noindex: false, nofollow: false };
+  // Page metadata for the result list: dates and title fallbacks (first of each wins).
+  const meta: PageMeta = {};
+  let timeInMain: string | undefined;
+  let h1Depth = 0;
+  let h1Done = false;
+  const h1Parts: string[] = [];
+  let ldDepth = 0;
+  const ldParts: string[] = [];
+  let ldChars = 0;
 
   const boundary = () => {
     if (!lastIsBlock) {
@@ -431,6 +497,24 @@ function evaluateIn(
               if (hasToken(c, 'noindex') || hasToken(c, 'none')) robots.noindex = true;
               if (hasToken(c, 'nofollow') || hasToken(c, 'none')) robots.nofollow = true;
             }
+            readMeta(meta, attribs);
+            break;
+          case 'time':
+            if (timeInMain === undefined && mainDepth > 0 && boilerDepth === 0 && skipDepth === 0 && attribs.datetime) {
+              timeInMain = attribs.datetime.trim().slice(0, MAX_META_CHARS);
+            }
+            break;
+          case 'h1':
+            if (!h1Done && skipDepth === 0) {
+              f |= F_H1;
+              h1Depth++;
+            }
+            break;
+          case 'script':
+            if (attribs.type?.trim().toLowerCase() === 'application/ld+json') {
+              f |= F_LD;
+              ldDepth++;
+            }
             break;
           case 'a':
           case 'area':
@@ -464,7 +548,12 @@ function evaluateIn(
         else if (zone !== 0) runOpen = false;
       },
       ontext(text) {
+        if (ldDepth > 0 && ldChars < MAX_LD_CHARS) {
+          ldParts.push(text);
+          ldChars += text.length;
+        }
         if (skipDepth > 0) return;
+        if (h1Depth > 0) h1Parts.push(text);
         if (titleDepth > 0) {
           titleParts.push(text);
           return;
@@ -495,6 +584,16 @@ function evaluateIn(
         if (f & F_TITLE) {
           titleDepth--;
           titleDone = true;
+        }
+        if (f & F_H1) {
+          h1Depth--;
+          h1Done = h1Parts.join('').trim() !== '';
+        }
+        if (f & F_LD) {
+          ldDepth--;
+          // Each block on its own: pages often hold several.
+          if (ldParts.length) readJsonLd(meta, ldParts.join(''));
+          ldParts.length = 0;
         }
         if (f & F_BOILER) boilerDepth--;
         else if (f & F_MAIN) mainDepth--;
@@ -542,6 +641,12 @@ function evaluateIn(
     robots,
   };
   if (lang !== undefined) evaluation.lang = lang;
+  const published = meta.published ?? timeInMain;
+  if (published) evaluation.published = published;
+  if (meta.modified) evaluation.modified = meta.modified;
+  if (meta.ogTitle) evaluation.ogTitle = meta.ogTitle;
+  const h1 = collapse(h1Parts.join('')).slice(0, MAX_TITLE_CHARS);
+  if (h1) evaluation.h1 = h1;
   const stopShare = counter.stopWords / Math.max(1, counter.stopWords + tokens.length);
   const sample = wantSample && stopShare < OWN_STOP_SHARE ? detectionSample(visibleText, runText, runKind, runs.weight) : '';
   return { evaluation, sample, stopShare };

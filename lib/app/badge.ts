@@ -1,0 +1,147 @@
+/**
+ * The toolbar badge: the count of new relevant pages (lib/app/view/relevance.ts, the popup's own definition) of the
+ * crawl last heard of, coloured by its state; and, when the user asked for it, a notice when a crawl ends. Fed with
+ * the live hub's batched updates (at most one per 250 ms), so it costs one badge call per batch. Browser-free: the
+ * background passes the badge and notice functions in.
+ */
+import type { CrawlSnapshot, LiveServerMessage } from './protocol';
+import type { CrawlRecord, CrawlStatus } from './store/types';
+import { type ResultCounts, ScoreTally } from './view/relevance';
+
+/** Badge colours by crawl state (white text on each is over 4.5:1). */
+export const BADGE_COLORS: Record<CrawlStatus, string> = {
+  running: '#1a5fb4',
+  done: '#1e6b3f',
+  paused: '#5f6b73',
+  stopped: '#5f6b73',
+  error: '#b3261e',
+};
+
+export interface BadgeSurface {
+  set(text: string, color: string): void;
+}
+
+/** What a notice at the end of a crawl says. */
+export interface EndNotice {
+  crawlId: string;
+  title: string;
+  message: string;
+}
+
+export interface BadgeParts {
+  surface: BadgeSurface;
+  /** A crawl's snapshot (all its scores): for a crawl first heard of mid-way (the worker restarted). */
+  load(id?: string): Promise<CrawlSnapshot | null>;
+  /** Called when a crawl the badge saw running ends (done or error); the background decides whether to show it. */
+  onEnded?(notice: EndNotice): void;
+}
+
+/** Badge text for a count: at most four characters (what fits). */
+export function badgeText(count: number): string {
+  return count > 999 ? '999+' : String(Math.max(0, count));
+}
+
+/** The notice for a crawl that ended. */
+export function endNotice(record: CrawlRecord, counts: ResultCounts): EndNotice {
+  const title = record.status === 'error' ? `Forager: crawl failed` : `Forager: crawl finished`;
+  const message =
+    record.status === 'error'
+      ? `"${record.name}": ${record.error ?? 'it stopped with an error'}`
+      : record.stats.pagesEvaluated === 0
+        ? `"${record.name}": no page could be fetched.`
+        : `"${record.name}": ${counts.newRelevant} new relevant page${counts.newRelevant === 1 ? '' : 's'}.`;
+  return { crawlId: record.id, title, message };
+}
+
+export class ToolbarBadge {
+  private id: string | null = null;
+  private tally = new ScoreTally();
+  private status: CrawlStatus | null = null;
+  private createdAt = -Infinity;
+  private loading: Promise<void> | null = null;
+
+  constructor(private readonly parts: BadgeParts) {}
+
+  /** Shows the crawl a fresh background should show (the newest), or nothing. */
+  async init(): Promise<void> {
+    const snap = await this.parts.load();
+    if (snap && this.id === null) this.adopt(snap);
+  }
+
+  /** A live hub message. */
+  receive(message: LiveServerMessage): void {
+    if (message.type === 'crawls-changed') {
+      // Deleted? Then the badge goes to the newest crawl left, or away.
+      const id = this.id;
+      if (id !== null)
+        void this.parts.load(id).then((snap) => {
+          if (snap || this.id !== id) return;
+          this.forget(id);
+          return this.init();
+        });
+      return;
+    }
+    if (message.type !== 'update') return;
+    const { id, record, pages } = message;
+    if (id !== this.id) {
+      // A crawl that runs, or one newer than the shown one (it may start and end within one batch: unreachable start
+      // pages fail at once), takes the badge over; an older crawl renamed or resumed-and-paused does not.
+      if (record.status !== 'running' && this.id !== null && record.createdAt < this.createdAt) return;
+      this.id = id;
+      this.createdAt = record.createdAt;
+      this.tally = new ScoreTally(pages);
+      this.status = record.status;
+      this.show(record);
+      // Heard of mid-way (a worker restart): its earlier pages come from the store.
+      if (record.stats.pagesEvaluated > pages.length) {
+        this.loading = this.parts.load(id).then((snap) => {
+          if (snap && this.id === id) {
+            this.tally.add(snap.scores);
+            this.show(snap.record.status === 'running' ? record : snap.record);
+          }
+        });
+      }
+      return;
+    }
+    this.tally.add(pages);
+    const was = this.status;
+    this.status = record.status;
+    this.show(record);
+    if (was === 'running' && (record.status === 'done' || record.status === 'error')) {
+      const ended = () => this.parts.onEnded?.(endNotice(record, this.tally.counts()));
+      if (this.loading) void this.loading.then(ended, ended);
+      else ended();
+    }
+  }
+
+  /** A crawl was deleted: clear the badge if it was this one. */
+  forget(id: string): void {
+    if (id !== this.id) return;
+    this.id = null;
+    this.tally = new ScoreTally();
+    this.status = null;
+    this.createdAt = -Infinity;
+    this.parts.surface.set('', BADGE_COLORS.done);
+  }
+
+  /** The count shown now (tests). */
+  get count(): number {
+    return this.tally.counts().newRelevant;
+  }
+
+  private adopt(snap: CrawlSnapshot): void {
+    this.id = snap.record.id;
+    this.createdAt = snap.record.createdAt;
+    this.tally = new ScoreTally(snap.scores);
+    this.status = snap.record.status;
+    this.show(snap.record);
+  }
+
+  private show(record: CrawlRecord): void {
+    const failed = record.status === 'error' || (record.status !== 'running' && record.stats.pagesEvaluated === 0);
+    this.parts.surface.set(
+      failed ? '!' : badgeText(this.tally.counts().newRelevant),
+      failed ? BADGE_COLORS.error : BADGE_COLORS[record.status],
+    );
+  }
+}
