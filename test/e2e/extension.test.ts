@@ -630,7 +630,10 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     const popup = await driver.open(`popup.html?tab=${tabId}`, POPUP);
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
     // The start form comes first (no crawl yet), the main button has the focus.
-    expect(await popup.evaluate(() => document.activeElement?.getAttribute('data-testid'))).toBe('crawl-button');
+    // Focus is given in an effect after the first render: wait for it (read at once, it was null once under load).
+    await popup.waitForFunction(() => document.activeElement?.getAttribute('data-testid') === 'crawl-button', {
+      timeout: 10_000,
+    });
     uxCrawlId = await startFromForm(popup, { maxPages: 60, politenessDelayMs: 0 });
     await waitForStatus(popup, ['done'], 170_000);
 
