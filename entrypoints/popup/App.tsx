@@ -131,16 +131,18 @@ export function App() {
   const running = current?.record.status === 'running';
 
   // Focus where the user's next action is: the first new page, or the start button.
-  const focused = useRef(false);
+  // Keyed by the view: the first view may still change while the tab's results page is being read (results of the
+  // latest crawl, then the start form for this search), and the focus follows it.
+  const focused = useRef<typeof first>(null);
   useEffect(() => {
-    if (focused.current || first === null) return;
+    if (first === null || focused.current === first) return;
     const target =
       first === 'results'
         ? document.querySelector<HTMLElement>('[data-testid="result-link"]')
         : document.querySelector<HTMLElement>('[data-testid="crawl-button"]');
     if (target) {
       target.focus({ preventScroll: true });
-      focused.current = true;
+      focused.current = first;
     }
   });
 
