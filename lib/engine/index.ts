@@ -14,7 +14,13 @@ export { migrateCheckpoint, type MigratedCheckpoint } from './checkpoint';
 export { realClock, sleep, SleepAbortedError, VirtualClock, type Clock, type TimerHandle } from './clock';
 export { createFetcher, type Fetcher, type FetcherOptions, type FetcherStats } from './fetch/fetcher';
 export { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from './fetch/http';
-export { PolitenessScheduler, type Lease, type SchedulerOptions } from './fetch/scheduler';
+export {
+  DEFAULT_SLOW_SITE_RULE,
+  type Lease,
+  PolitenessScheduler,
+  type SchedulerOptions,
+  type SlowSiteRule,
+} from './fetch/scheduler';
 export { RobotsCache, type RobotsCacheOptions, type RobotsStatus, type RobotsVerdict } from './fetch/robots';
 export { RobotsRules } from './fetch/robots-rules';
 export {

@@ -315,12 +315,15 @@ describe('the continuous loop on a virtual clock', () => {
   async function simulated(opts: {
     politenessDelayMs: number;
     maxPages: number;
-    latencyMs?: number;
+    latencyMs?: number | ((site: string) => number);
     wrap?: (url: string, clock: VirtualClock) => Response | undefined;
     strategy?: string;
+    slowSite?: false;
   }) {
     const clock = new VirtualClock(Date.UTC(2025, 0, 1));
-    const mem = memoryWeb({ seed: 2, pagesPerTopic: 60, clock, latencyMs: () => opts.latencyMs ?? 50 });
+    const latency = opts.latencyMs;
+    const latencyMs = typeof latency === 'function' ? latency : () => latency ?? 50;
+    const mem = memoryWeb({ seed: 2, pagesPerTopic: 60, clock, latencyMs });
     const contacted: { url: string; at: number }[] = [];
     const fetchFn: typeof fetch = (input, init) => {
       contacted.push({ url: String(input), at: clock.now() });
@@ -340,6 +343,7 @@ describe('the continuous loop on a virtual clock', () => {
         politenessDelayMs: opts.politenessDelayMs,
         maxInFlight: 8,
         urlPolicy: LOOPBACK,
+        slowSite: opts.slowSite,
       }),
     });
     const result = await runOnVirtualClock(clock, collect(run.events()));
@@ -389,6 +393,42 @@ describe('the continuous loop on a virtual clock', () => {
     const meanwhile = pages.filter((p) => p.fetchedAt > refusedAt && p.fetchedAt < refusedAt + 30_000);
     expect(meanwhile.length).toBeGreaterThan(150);
     expect(meanwhile.every((p) => !p.url.startsWith(site2))).toBe(true);
+  });
+
+  it('with politeness off, a site far slower than the others holds one slot, not all of them', async () => {
+    // site3 answers after 3 s, the others after 50 ms; 8 slots, several requests per site allowed.
+    const latencyMs = (site: string) => (site === 'site3' ? 3000 : 50);
+    const adaptive = await simulated({ politenessDelayMs: 0, maxPages: 300, latencyMs });
+    const fixed = await simulated({ politenessDelayMs: 0, maxPages: 300, latencyMs, slowSite: false });
+    /** The most requests to site3 in flight at once, among those sent after its first answer. */
+    const busiest = (requests: typeof adaptive.mem.requests) => {
+      const slow = requests.filter((r) => r.site === 'site3' && !r.url.endsWith('/robots.txt'));
+      const firstAnswer = Math.min(...slow.map((r) => r.answeredAt ?? Number.POSITIVE_INFINITY));
+      let most = 0;
+      for (const r of slow.filter((x) => x.at >= firstAnswer)) {
+        most = Math.max(most, slow.filter((x) => x.at <= r.at && (x.answeredAt ?? Number.POSITIVE_INFINITY) > r.at).length);
+      }
+      return most;
+    };
+    expect(adaptive.done.reason).toBe('budget');
+    expect(fixed.done.reason).toBe('budget');
+    expect(busiest(adaptive.mem.requests)).toBe(1);
+    // Without the rule the slow site takes several slots at once (the check above can fail) and the crawl is slower.
+    expect(busiest(fixed.mem.requests)).toBeGreaterThan(1);
+    expect(adaptive.done.stats.elapsedMs).toBeLessThan(fixed.done.stats.elapsedMs);
+  });
+
+  it('with politeness off and every site equally slow, keeps several requests per site (the rule is relative)', async () => {
+    const { mem, done } = await simulated({ politenessDelayMs: 0, maxPages: 120, latencyMs: 3000 });
+    expect(done.reason).toBe('budget');
+    const pages = mem.requests.filter((r) => !r.url.endsWith('/robots.txt'));
+    const concurrent = (site: string) =>
+      Math.max(
+        ...pages
+          .filter((r) => r.site === site)
+          .map((r) => pages.filter((x) => x.site === site && x.at <= r.at && (x.answeredAt ?? Infinity) > r.at).length),
+      );
+    expect(Math.max(...mem.web.sites.map(concurrent))).toBeGreaterThan(1);
   });
 
   it('with politeness on, keeps every site with URLs busy: at least 90% of the rate politeness allows', async () => {

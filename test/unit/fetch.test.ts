@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../lib/engine/clock';
 import { createFetcher, type FetcherOptions } from '../../lib/engine/fetch/fetcher';
+import { PolitenessScheduler } from '../../lib/engine/fetch/scheduler';
 import { runOnVirtualClock } from '../../harness/virtual-time';
 import { looksLikeHtml, parseRetryAfter } from '../../lib/engine/fetch/http';
 import type { FetchFailure, FetchSuccess } from '../../lib/engine/types';
@@ -636,5 +637,53 @@ describe('helpers', () => {
     expect(parseRetryAfter('Thu, 01 Jan 1970 00:01:00 GMT', 0)).toBe(60_000);
     expect(parseRetryAfter('garbage', 0)).toBeUndefined();
     expect(parseRetryAfter(null, 0)).toBeUndefined();
+  });
+});
+
+describe('the scheduler slows down slow sites when several requests per site are allowed', () => {
+  /** Holds a slot of `origin` for `ms` of virtual time. */
+  async function hold(scheduler: PolitenessScheduler, clock: VirtualClock, origin: string, ms: number) {
+    const lease = await scheduler.acquire(origin);
+    clock.advanceTo(clock.now() + ms);
+    lease.release();
+  }
+
+  it('gives a site four times slower than the median one request at a time, and all slots back when it speeds up', async () => {
+    const clock = new VirtualClock();
+    const scheduler = new PolitenessScheduler({ maxInFlight: 8, maxPerSite: 8, clock });
+    for (const origin of ['http://a', 'http://b', 'http://c']) await hold(scheduler, clock, origin, 40);
+    expect(scheduler.perSiteLimit('http://slow')).toBe(8); // nothing known yet
+    await hold(scheduler, clock, 'http://slow', 5000); // e.g. a timeout: the whole wait counts
+    expect(scheduler.perSiteLimit('http://slow')).toBe(1);
+    expect(scheduler.perSiteLimit('http://a')).toBe(8);
+    const lease = await scheduler.acquire('http://slow');
+    expect(scheduler.isReady('http://slow')).toBe(false);
+    expect(scheduler.isReady('http://a')).toBe(true);
+    lease.release();
+    // Fast answers again: the moving average falls under the bar and the site gets its slots back.
+    for (let i = 0; i < 20 && scheduler.perSiteLimit('http://slow') === 1; i++) {
+      await hold(scheduler, clock, 'http://slow', 40);
+    }
+    expect(scheduler.perSiteLimit('http://slow')).toBe(8);
+  });
+
+  it('keeps every slot when all sites are slow, when the rule is off, and changes nothing with one request per site', async () => {
+    const clock = new VirtualClock();
+    const allSlow = new PolitenessScheduler({ maxInFlight: 8, maxPerSite: 8, clock });
+    for (const origin of ['http://a', 'http://b', 'http://c']) await hold(allSlow, clock, origin, 3000);
+    expect(allSlow.perSiteLimit('http://a')).toBe(8);
+    const off = new PolitenessScheduler({ maxInFlight: 8, maxPerSite: 8, clock, slowSite: false });
+    const polite = new PolitenessScheduler({ maxInFlight: 8, maxPerSite: 1, clock });
+    for (const s of [off, polite]) {
+      for (const origin of ['http://a', 'http://b', 'http://c']) await hold(s, clock, origin, 40);
+      await hold(s, clock, 'http://slow', 5000);
+    }
+    expect(off.perSiteLimit('http://slow')).toBe(8);
+    expect(polite.perSiteLimit('http://slow')).toBe(1);
+    // A site under 250 ms is never slow, however fast the others are.
+    const quick = new PolitenessScheduler({ maxInFlight: 8, maxPerSite: 8, clock });
+    for (const origin of ['http://a', 'http://b', 'http://c']) await hold(quick, clock, origin, 5);
+    await hold(quick, clock, 'http://d', 200);
+    expect(quick.perSiteLimit('http://d')).toBe(8);
   });
 });

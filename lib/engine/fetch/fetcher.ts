@@ -42,7 +42,7 @@ import {
   readBodyCapped,
   requestInit,
 } from './http';
-import { PolitenessScheduler, type Lease } from './scheduler';
+import { PolitenessScheduler, type Lease, type SlowSiteRule } from './scheduler';
 
 export interface FetcherOptions {
   /** Default globalThis.fetch. */
@@ -61,9 +61,11 @@ export interface FetcherOptions {
   maxInFlight?: number;
   /**
    * Requests in flight to one site. Default 1 while politeness is on (politenessDelayMs > 0); with politeness off,
-   * `maxInFlight` (no limit of its own).
+   * `maxInFlight` (no limit of its own), except that a site much slower than the others gets one at a time.
    */
   maxPerSite?: number;
+  /** When a site counts as slow while several requests per site are allowed; false turns the rule off (scheduler.ts). */
+  slowSite?: SlowSiteRule | false;
   /** Default true. */
   respectRobots?: boolean;
   /** URL rules for every URL and redirect hop; the crawl applies the same rules to outlinks (one place for both). */
@@ -134,7 +136,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
   const maxInFlight = Math.max(1, Math.floor(options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
   const maxPerSite = Math.min(maxInFlight, options.maxPerSite ?? (politenessDelayMs > 0 ? 1 : maxInFlight));
-  const scheduler = new PolitenessScheduler({ maxInFlight, maxPerSite, clock });
+  const scheduler = new PolitenessScheduler({ maxInFlight, maxPerSite, clock, slowSite: options.slowSite });
   const robots = options.robots ?? new RobotsCache({ fetch: fetchFn, userAgent, timeoutMs, urlPolicy: policy, clock });
   const closer = new AbortController();
   const counters = { fetches: 0, succeeded: 0, requests: 0, bytes: 0, failed: {} as Partial<Record<SkipReason, number>> };

@@ -4,7 +4,14 @@
  * in flight over all origins.
  *
  * Each origin has its own FIFO queue; the global slot is taken only once the origin has room and its pause is over,
- * so requests waiting on a slow or delayed origin never hold up other origins. The crawl loop asks {@link isReady}
+ * so requests waiting on a slow or delayed origin never hold up other origins.
+ *
+ * Slow sites: when more than one request per origin is allowed (politeness off), an origin whose requests hold their
+ * slot much longer than the typical origin's (a moving average over {@link SlowSiteRule.factor} times the median of
+ * the origins seen, and at least {@link SlowSiteRule.minMs}; a timeout counts its whole wait) gets one request at a
+ * time until it answers faster again. More parallel requests do not make a strained site answer sooner (Scrapy's
+ * AutoThrottle aims at one request per site for the same reason); they only take slots other sites could use. A
+ * crawl of a single site, or of sites that are all slow, keeps every slot: the rule is relative. The crawl loop asks {@link isReady}
  * before it starts a fetch, so in a crawl the queues stay short: a request is queued only on a redirect hop to a busy
  * origin. All waiting runs on the injected {@link Clock}.
  */
@@ -27,7 +34,24 @@ export interface SchedulerOptions {
   maxPerSite?: number;
   /** Default the real clock. */
   clock?: Clock;
+  /** One request at a time for origins much slower than the rest (see the module comment); false turns it off. */
+  slowSite?: SlowSiteRule | false;
 }
+
+/** When an origin counts as slow: its average slot time over `factor` x the median origin's, and over `minMs`. */
+export interface SlowSiteRule {
+  factor: number;
+  minMs: number;
+}
+
+/** Four times the median origin, and at least a quarter second: 50 ms sites next to a 60 ms one stay parallel. */
+export const DEFAULT_SLOW_SITE_RULE: SlowSiteRule = { factor: 4, minMs: 250 };
+/** Weight of the newest request in an origin's moving average of slot time. */
+const LATENCY_WEIGHT = 0.25;
+/** Origins whose slot times are remembered (the most recently answered); bounds memory and the median's cost. */
+const LATENCY_ORIGINS = 512;
+/** Releases between two computations of the median origin's slot time. */
+const MEDIAN_EVERY = 8;
 
 /** Thrown to waiters whose signal aborted or whose scheduler closed. */
 export class SchedulerAbortError extends Error {
@@ -65,11 +89,27 @@ export class PolitenessScheduler {
   private readonly clock: Clock;
   readonly maxInFlight: number;
   readonly maxPerSite: number;
+  private readonly slowSite: SlowSiteRule | false;
+  /** Origin -> moving average of the ms its requests held a slot; insertion order = least recently answered first. */
+  private readonly slotMs = new Map<string, number>();
+  /** The median of {@link slotMs}'s values, when at least two origins answered. */
+  private medianSlotMs: number | undefined;
+  private releasesSinceMedian = 0;
 
   constructor(options: SchedulerOptions) {
     this.maxInFlight = Math.max(1, Math.floor(options.maxInFlight) || 1);
     this.maxPerSite = Math.max(1, Math.floor(options.maxPerSite ?? 1) || 1);
     this.clock = options.clock ?? realClock;
+    this.slowSite = options.slowSite ?? DEFAULT_SLOW_SITE_RULE;
+  }
+
+  /** Requests `origin` may have in flight now: {@link maxPerSite}, or 1 while it is slow (see the module comment). */
+  perSiteLimit(origin: string): number {
+    if (this.maxPerSite === 1 || !this.slowSite || this.medianSlotMs === undefined) return this.maxPerSite;
+    const own = this.slotMs.get(origin);
+    if (own === undefined) return this.maxPerSite;
+    const slow = own > Math.max(this.slowSite.minMs, this.slowSite.factor * this.medianSlotMs);
+    return slow ? 1 : this.maxPerSite;
   }
 
   /**
@@ -105,7 +145,7 @@ export class PolitenessScheduler {
     if (this.active >= this.maxInFlight) return false;
     const state = this.origins.get(origin);
     if (!state) return true;
-    return state.queue.length === 0 && state.active < this.maxPerSite && state.nextAllowed <= this.clock.now();
+    return state.queue.length === 0 && state.active < this.perSiteLimit(origin) && state.nextAllowed <= this.clock.now();
   }
 
   /**
@@ -115,8 +155,8 @@ export class PolitenessScheduler {
   nextReadyAt(): number | undefined {
     const now = this.clock.now();
     let earliest: number | undefined;
-    for (const state of this.origins.values()) {
-      if (state.queue.length > 0 || state.active >= this.maxPerSite || state.nextAllowed <= now) continue;
+    for (const [origin, state] of this.origins) {
+      if (state.queue.length > 0 || state.active >= this.perSiteLimit(origin) || state.nextAllowed <= now) continue;
       if (earliest === undefined || state.nextAllowed < earliest) earliest = state.nextAllowed;
     }
     return earliest;
@@ -194,7 +234,7 @@ export class PolitenessScheduler {
   private pump(origin: string): void {
     const state = this.origins.get(origin);
     if (!state || this.closed || state.queue.length === 0 || state.timer !== undefined || state.ready) return;
-    if (state.active >= this.maxPerSite) return; // a release pumps again
+    if (state.active >= this.perSiteLimit(origin)) return; // a release pumps again
     const wait = state.nextAllowed - this.clock.now();
     if (wait > 0) {
       state.timer = this.clock.setTimer(() => {
@@ -225,14 +265,34 @@ export class PolitenessScheduler {
     }
   }
 
+  /** Folds one request's slot time into its origin's moving average, and now and then the median over origins. */
+  private observe(origin: string, ms: number): void {
+    if (!this.slowSite || this.maxPerSite === 1) return;
+    const previous = this.slotMs.get(origin);
+    this.slotMs.delete(origin); // re-inserted last: the map stays in order of the latest answer
+    this.slotMs.set(origin, previous === undefined ? ms : previous + LATENCY_WEIGHT * (ms - previous));
+    if (this.slotMs.size > LATENCY_ORIGINS) this.slotMs.delete(this.slotMs.keys().next().value as string);
+    if (++this.releasesSinceMedian < MEDIAN_EVERY && this.medianSlotMs !== undefined) return;
+    this.releasesSinceMedian = 0;
+    if (this.slotMs.size < 2) {
+      this.medianSlotMs = undefined;
+      return;
+    }
+    const values = [...this.slotMs.values()].sort((a, b) => a - b);
+    const mid = values.length >> 1;
+    this.medianSlotMs = values.length % 2 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
+  }
+
   private lease(origin: string, state: OriginState): Lease {
     let released = false;
+    const grantedAt = this.clock.now();
     return {
       origin,
       release: (opts = {}) => {
         if (released) return;
         released = true;
         const now = this.clock.now();
+        this.observe(origin, now - grantedAt);
         state.active--;
         state.nextAllowed = Math.max(state.nextAllowed, now + (opts.delayMs ?? 0), now + (opts.notBeforeMs ?? 0));
         this.active--;
