@@ -16,7 +16,10 @@
  * for the 5 s timeout). "Share of limit" is pages/s over that: how busy the crawler keeps its 8 slots. Over bare
  * loopback there is no such limit (the CPU is), so it is not given.
  *
- *   npx tsx bench/peer.ts [--runs N] [--latency 0,50,heavy-tail] [--pages N]
+ * `--slow-site-off` adds a third crawler to the rotation: Forager with the fetcher's slow-site rule off (any site may
+ * take every slot), to measure that rule side by side.
+ *
+ *   npx tsx bench/peer.ts [--runs N] [--latency 0,50,heavy-tail] [--pages N] [--slow-site-off]
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { createInterface } from 'node:readline';
@@ -83,10 +86,11 @@ export interface RunResult {
   waitMs: number;
 }
 
-/** Forager's default crawl, engine and fetcher as the command line runs them. */
-async function foragerRun(info: WebInfo, pages = PAGES): Promise<RunResult> {
+/** Forager's default crawl, engine and fetcher as the command line runs them (`slowSite: false`: the rule off). */
+async function foragerRun(info: WebInfo, pages = PAGES, slowSite?: false): Promise<RunResult> {
   const topic = Object.values(info.topics)[0];
   const fetcher = createFetcher({
+    slowSite,
     politenessDelayMs: 0,
     maxInFlight: IN_FLIGHT,
     timeoutMs: TIMEOUT_MS,
@@ -169,14 +173,20 @@ export interface PeerFigures {
   latency: string;
   forager: RunResult[];
   crawlee: RunResult[];
+  /** Forager with the fetcher's slow-site rule off (every site may take all 8 slots), when asked for. */
+  foragerAllSlots?: RunResult[];
 }
 
-/** Runs both crawlers `runs` times each, alternated, at each latency. */
-export async function benchPeer(latencies = ['0', 'fixed:50', 'heavy-tail'], runs = 3): Promise<PeerFigures[]> {
+/** Runs both crawlers `runs` times each, alternated, at each latency (and Forager without the slow-site rule). */
+export async function benchPeer(
+  latencies = ['0', 'fixed:50', 'heavy-tail'],
+  runs = 3,
+  withAllSlots = false,
+): Promise<PeerFigures[]> {
   const out: PeerFigures[] = [];
   for (const latency of latencies) {
     const { info, child } = await startWeb(latency);
-    const figures: PeerFigures = { latency, forager: [], crawlee: [] };
+    const figures: PeerFigures = { latency, forager: [], crawlee: [], ...(withAllSlots ? { foragerAllSlots: [] } : {}) };
     try {
       // Warm-up runs, not counted: module loading, JIT, and Crawlee's first request (its header generator loads its
       // model then), which otherwise outlasts the 5 s timeout on a loaded machine.
@@ -184,13 +194,15 @@ export async function benchPeer(latencies = ['0', 'fixed:50', 'heavy-tail'], run
       await crawleeRun(info, 20);
       await served(info); // forget the warm-up requests
       for (let i = 0; i < runs; i++) {
-        for (const [name, run] of [
-          ['forager', foragerRun],
-          ['crawlee', crawleeRun],
-        ] as const) {
-          const result = await run(info);
+        const crawlers: [keyof Omit<PeerFigures, 'latency'>, () => Promise<RunResult>][] = [
+          ['forager', () => foragerRun(info)],
+          ['crawlee', () => crawleeRun(info)],
+        ];
+        if (withAllSlots) crawlers.push(['foragerAllSlots', () => foragerRun(info, PAGES, false)]);
+        for (const [name, run] of crawlers) {
+          const result = await run();
           result.waitMs = waitMs(await served(info));
-          figures[name].push(result);
+          figures[name]?.push(result);
         }
       }
     } finally {
@@ -208,15 +220,16 @@ export function peerTable(figures: PeerFigures[]): string {
     ['latency', 'crawler', 'pages', 'requests', 'pages/s', 'limit pages/s', 'share of limit', 'CPU ms/page', 'runs (pages/s)'],
   ];
   for (const f of figures) {
-    for (const name of ['forager', 'crawlee'] as const) {
+    for (const name of ['forager', 'foragerAllSlots', 'crawlee'] as const) {
       const rs = f[name];
+      if (!rs) continue;
       const pps = rs.map((r) => r.pages / (r.wallMs / 1000));
       const limits = rs.map((r) => (IN_FLIGHT * r.pages) / (r.waitMs / 1000));
       const shares = rs.map((r) => r.waitMs / (IN_FLIGHT * r.wallMs));
       const noLimit = f.latency === '0';
       rows.push([
         f.latency === '0' ? '0 ms' : f.latency.replace('fixed:', '') + (f.latency.startsWith('fixed') ? ' ms' : ''),
-        name === 'forager' ? 'Forager (forager)' : 'Crawlee CheerioCrawler',
+        { forager: 'Forager (forager)', foragerAllSlots: 'Forager, slow-site rule off', crawlee: 'Crawlee CheerioCrawler' }[name],
         String(median(rs.map((r) => r.pages))),
         String(median(rs.map((r) => r.requests))),
         median(pps).toFixed(1),
@@ -233,13 +246,19 @@ export function peerTable(figures: PeerFigures[]): string {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { runs: { type: 'string', default: '3' }, latency: { type: 'string' }, pages: { type: 'string' } },
+    options: {
+      runs: { type: 'string', default: '3' },
+      latency: { type: 'string' },
+      pages: { type: 'string' },
+      'slow-site-off': { type: 'boolean', default: false },
+    },
   });
   if (values.pages) PAGES = Number(values.pages);
   const latencies = values.latency?.split(',').map((l) => (l === 'heavy-tail' || l.startsWith('fixed:') ? l : `fixed:${l}`));
   const figures = await benchPeer(
     latencies?.map((l) => (l === 'fixed:0' ? '0' : l)),
     Number(values.runs),
+    values['slow-site-off'],
   );
   console.log(peerTable(figures));
 }
