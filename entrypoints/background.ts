@@ -23,6 +23,7 @@ import type { EvaluatorPortHandoff, TabContext } from '../lib/app/protocol';
 import { createIdbStore } from '../lib/app/store/idb-store';
 import { draftFromMenu, type MenuClick, type PageText, startHash, toSerpInfo } from '../lib/app/view/start-draft';
 import { createFetcher, type Evaluator, errorMessage, listStrategies } from '../lib/engine';
+import { t } from './ui/i18n';
 import { spawnEvaluatorWorker } from './worker/spawn';
 
 const MENU_ID = 'forager-crawl-from-here';
@@ -285,6 +286,7 @@ export default defineBackground(() => {
     },
     load: (id) => app.runner.snapshot(id || undefined, 0).catch(() => null),
     onEnded: (notice) => void notifyEnd(notice),
+    say: t,
   });
   app.hub.subscribe({ post: (m) => badge.receive(m) }).ready();
   void app.ready.then(() => badge.init()).catch(() => undefined);
@@ -317,7 +319,7 @@ export default defineBackground(() => {
   void browser.contextMenus.removeAll().then(() =>
     browser.contextMenus.create({
       id: MENU_ID,
-      title: (browser.i18n.getMessage as (key: string) => string)('menuCrawlFromHere') || 'Crawl from here',
+      title: t('menuCrawlFromHere'),
       contexts: ['page', 'link', 'selection'],
     }),
   );

@@ -5,6 +5,7 @@
 import type { AnswerOf, LiveClientMessage, LiveServerMessage, Reply, RequestOf, RequestType } from '../../lib/app/protocol';
 import { LIVE_PORT } from '../../lib/app/protocol';
 import { errorMessage } from '../../lib/engine';
+import { t } from './i18n';
 
 /** Sends a request; resolves to its answer or rejects with the background's message for the user. */
 export async function request<T extends RequestType>(req: RequestOf<T>): Promise<AnswerOf<T>> {
@@ -12,9 +13,9 @@ export async function request<T extends RequestType>(req: RequestOf<T>): Promise
   try {
     reply = (await browser.runtime.sendMessage(req)) as Reply<AnswerOf<T>> | undefined;
   } catch (error) {
-    throw new Error(`Forager's background is not answering (${errorMessage(error)}).`);
+    throw new Error(t('backgroundNotAnswering', errorMessage(error)));
   }
-  if (!reply) throw new Error("Forager's background did not answer.");
+  if (!reply) throw new Error(t('backgroundNoAnswer'));
   if (!reply.ok) throw new Error(reply.error);
   return reply.value;
 }

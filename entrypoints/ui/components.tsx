@@ -611,11 +611,11 @@ function NumberField(props: {
 
 const PRESET_KEY: Record<PresetName, MessageKey> = { quick: 'presetQuick', standard: 'presetStandard', deep: 'presetDeep' };
 
-const PRIVATE_KIND_LABEL: Record<PrivateSeedHost['kind'], string> = {
-  loopback: 'this computer',
-  private: 'your network',
-  'link-local': 'link-local (your network)',
-  metadata: 'cloud metadata: never crawled',
+const PRIVATE_KIND_LABEL: Record<PrivateSeedHost['kind'], MessageKey> = {
+  loopback: 'privateKindLoopback',
+  private: 'privateKindPrivate',
+  'link-local': 'privateKindLinkLocal',
+  metadata: 'privateKindMetadata',
 };
 
 /**
@@ -629,11 +629,8 @@ function PrivateHostsField(props: { seeds: string[]; ticked: string[]; onChange(
     props.onChange(on ? [...props.ticked.filter((h) => h !== host), host] : props.ticked.filter((h) => h !== host));
   return (
     <fieldset class="private-hosts" data-testid="private-hosts">
-      <legend>Not on the public web</legend>
-      <p class="muted">
-        {hosts.length === 1 ? 'This start page is' : 'These start pages are'} on your own network or computer. Forager fetches
-        only the ones you tick: a web page can list any address, your router's included.
-      </p>
+      <legend>{t('privateHostsLegend')}</legend>
+      <p class="muted">{hosts.length === 1 ? t('privateHostsNoteOne') : t('privateHostsNote')}</p>
       <ul>
         {hosts.map((h) => (
           <li key={h.host}>
@@ -647,7 +644,7 @@ function PrivateHostsField(props: { seeds: string[]; ticked: string[]; onChange(
                 checked={h.tickable && props.ticked.includes(h.host)}
                 onChange={(e) => toggle(h.host, e.currentTarget.checked)}
               />
-              <span class="host">{h.host}</span> <span class="muted">({PRIVATE_KIND_LABEL[h.kind]})</span>
+              <span class="host">{h.host}</span> <span class="muted">({t(PRIVATE_KIND_LABEL[h.kind])})</span>
             </label>
           </li>
         ))}
