@@ -291,22 +291,39 @@ export default defineBackground(() => {
   app.hub.subscribe({ post: (m) => badge.receive(m) }).ready();
   void app.ready.then(() => badge.init()).catch(() => undefined);
 
+  /** The end-of-crawl notices decided on, newest last, with whether each was shown (tests read them; 20 kept). */
+  const notices: (EndNotice & { shown: boolean })[] = [];
   /** The notice at a crawl's end, when the user turned it on (options page; `notifications` is optional). */
   async function notifyEnd(notice: EndNotice): Promise<void> {
-    if (!(await browser.storage.local.get(NOTIFY_KEY))[NOTIFY_KEY]) return;
-    if (!(await browser.permissions.contains({ permissions: ['notifications'] }))) return;
-    await browser.notifications.create(`forager-end-${notice.crawlId}`, {
-      type: 'basic',
-      iconUrl: browser.runtime.getURL('/icon/128.png'),
-      title: notice.title,
-      message: notice.message,
+    const on =
+      !!(await browser.storage.local.get(NOTIFY_KEY))[NOTIFY_KEY] &&
+      (await browser.permissions.contains({ permissions: ['notifications'] }));
+    if (on) {
+      listenToNoticeClicks();
+      await browser.notifications.create(`forager-end-${notice.crawlId}`, {
+        type: 'basic',
+        iconUrl: browser.runtime.getURL('/icon/128.png'),
+        title: notice.title,
+        message: notice.message,
+      });
+    }
+    notices.push({ ...notice, shown: on });
+    if (notices.length > 20) notices.shift();
+  }
+  // A click on a notice opens its crawl. `notifications` exists only once granted: listened to at start-up when it
+  // is, else once the options page gets it.
+  let listeningToNotices = false;
+  function listenToNoticeClicks(): void {
+    if (listeningToNotices || !browser.notifications?.onClicked) return;
+    listeningToNotices = true;
+    browser.notifications.onClicked.addListener((id) => {
+      if (!id.startsWith('forager-end-')) return;
+      const crawlId = id.slice('forager-end-'.length);
+      void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + `#/crawl/${encodeURIComponent(crawlId)}` });
     });
   }
-  browser.notifications?.onClicked.addListener((id) => {
-    if (!id.startsWith('forager-end-')) return;
-    const crawlId = id.slice('forager-end-'.length);
-    void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + `#/crawl/${encodeURIComponent(crawlId)}` });
-  });
+  listenToNoticeClicks();
+  browser.permissions.onAdded?.addListener(() => listenToNoticeClicks());
 
   browser.runtime.onStartup.addListener(() => app.browserStarted());
   // Waking the worker is the alarm's whole job: start-up recovery resumes the crawl.
@@ -353,6 +370,6 @@ export default defineBackground(() => {
   // For end-to-end tests and debugging from the worker's console.
   const { runner, hub, handle, ready } = app;
   Object.assign(globalThis, {
-    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge },
+    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge, notices },
   });
 });

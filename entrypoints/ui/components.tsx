@@ -16,7 +16,7 @@ import { applyPreset, PRESET_NAMES, PRESETS, type PresetName, presetOf } from '.
 import type { ResultCounts } from '../../lib/app/view/relevance';
 import { draftFromRecord, type StartDraft, startHash } from '../../lib/app/view/start-draft';
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
-import { copyText, formatElapsed, openInBackground, openResultsPage, request, requestSiteAccess } from './api';
+import { copyText, formatElapsed, openInBackground, openInGroup, openResultsPage, request, requestSiteAccess } from './api';
 import { type MessageKey, t, tn } from './i18n';
 import { type PrivateSeedHost, privateSeedHosts } from '../../lib/app/settings';
 
@@ -152,7 +152,7 @@ export function ResultRow({
           disabled={!href}
           title={t('openInBackground')}
           aria-label={t('openInBackground')}
-          onClick={() => href && openInBackground([href])}
+          onClick={() => href && void openInBackground([href])}
         >
           <Icon path="M14 3h7v7M21 3l-9 9M19 14v5a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2h5" />
         </button>
@@ -545,7 +545,7 @@ export function FailureNotice({ record, onError }: { record: CrawlRecord; onErro
 
 // ---------------------------------------------------------------- list actions
 
-/** Open the top 10 in background tabs; copy the list as Markdown. */
+/** Open the top 10 in background tabs (in a tab group where the browser has them); copy the list as Markdown. */
 export function ListActions({ pages, children }: { pages: PageResult[]; children?: ComponentChildren }) {
   const [copied, setCopied] = useState(false);
   const top = pages.slice(0, 10);
@@ -555,7 +555,7 @@ export function ListActions({ pages, children }: { pages: PageResult[]; children
         type="button"
         data-testid="open-top"
         disabled={top.length === 0}
-        onClick={() => openInBackground(top.map((p) => p.url).filter((u) => safeHref(u)))}
+        onClick={() => void openInGroup(top.map((p) => p.url).filter((u) => safeHref(u)))}
       >
         {t('openTop', top.length)}
       </button>

@@ -35,7 +35,7 @@ describe('the store packages', () => {
       expect(manifest.optional_host_permissions).toEqual(['<all_urls>']);
       expect(manifest.options_ui?.page).toBe('options.html');
       expect(files).toContain('options.html');
-      if (browser === 'chrome') expect(manifest.minimum_chrome_version).toBe('116');
+      if (browser === 'chrome') expect(manifest.minimum_chrome_version).toBe('123');
       else {
         const gecko = manifest.browser_specific_settings?.gecko;
         expect(gecko?.id).toBe('forager@forager.invalid');
