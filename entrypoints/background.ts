@@ -291,24 +291,27 @@ export default defineBackground(() => {
   app.hub.subscribe({ post: (m) => badge.receive(m) }).ready();
   void app.ready.then(() => badge.init()).catch(() => undefined);
 
-  /** The end-of-crawl notices decided on, newest last, with whether each was shown (tests read them; 20 kept). */
-  const notices: (EndNotice & { shown: boolean })[] = [];
+  /**
+   * The end-of-crawl notices decided on, newest last (tests read them; 20 kept): whether each was to be shown, and
+   * the id the browser answered `notifications.create` with.
+   */
+  const notices: (EndNotice & { shown: boolean; created?: string })[] = [];
   /** The notice at a crawl's end, when the user turned it on (options page; `notifications` is optional). */
   async function notifyEnd(notice: EndNotice): Promise<void> {
     const on =
       !!(await browser.storage.local.get(NOTIFY_KEY))[NOTIFY_KEY] &&
       (await browser.permissions.contains({ permissions: ['notifications'] }));
-    if (on) {
-      listenToNoticeClicks();
-      await browser.notifications.create(`forager-end-${notice.crawlId}`, {
-        type: 'basic',
-        iconUrl: browser.runtime.getURL('/icon/128.png'),
-        title: notice.title,
-        message: notice.message,
-      });
-    }
-    notices.push({ ...notice, shown: on });
+    const decided: (typeof notices)[number] = { ...notice, shown: on };
+    notices.push(decided);
     if (notices.length > 20) notices.shift();
+    if (!on) return;
+    listenToNoticeClicks();
+    decided.created = await browser.notifications.create(`forager-end-${notice.crawlId}`, {
+      type: 'basic',
+      iconUrl: browser.runtime.getURL('/icon/128.png'),
+      title: notice.title,
+      message: notice.message,
+    });
   }
   // A click on a notice opens its crawl. `notifications` exists only once granted: listened to at start-up when it
   // is, else once the options page gets it.

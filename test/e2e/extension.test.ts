@@ -773,9 +773,10 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       await waitForStatus(page, ['done'], 170_000);
       const count = Number((await page.$eval(tid('new-count'), (e) => e.textContent ?? '')).match(/\d+/)?.[0]);
       const name = await page.$eval(tid('crawl-name'), (e) => e.textContent ?? '');
-      // The background decides once the crawl has ended: wait for its decision on this crawl.
+      // The background decides once the crawl has ended (and, when shown, the browser answers with the notice's id).
       const notice = await waitFor(
-        () => driver.background((f, crawlId) => f.notices.find((n) => n.crawlId === crawlId) ?? null, id),
+        () =>
+          driver.background((f, crawlId) => f.notices.find((n) => n.crawlId === crawlId && (!n.shown || n.created)) ?? null, id),
         `the end notice of ${id}`,
       );
       return { page, id, count, name, notice };
@@ -791,10 +792,12 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     expect(on.notice).toEqual({
       crawlId: on.id,
       shown: true,
+      created: `forager-end-${on.id}`,
       title: 'Forager: crawl finished',
       message: `“${on.name}”: ${on.count} new relevant page${on.count === 1 ? '' : 's'}.`,
     });
-    expect(await browserNotices(on.page)).toContain(`forager-end-${on.id}`);
+    // Chromium keeps it among the open notices; headless Firefox closes a notice at once (getAll is empty by now).
+    if (browserName === 'chromium') expect(await browserNotices(on.page)).toContain(`forager-end-${on.id}`);
     await on.page.close();
 
     await clickTestId(options, 'notify-on-end');
