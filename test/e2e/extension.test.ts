@@ -736,8 +736,10 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await clickTestId(results, 'open-top');
     const opened = await waitFor(async () => {
       const tabs = (await allTabs(results)).filter((t) => !before.has(t.id));
-      return tabs.length === top.length && tabs.every((t) => t.groupId !== -1) ? tabs : null;
-    }, `${top.length} new tabs, grouped`);
+      // A Firefox tab has no URL until its navigation starts: wait for each to show its page.
+      const loaded = tabs.length === top.length && tabs.every((t) => top.includes(t.url));
+      return loaded && tabs.every((t) => t.groupId !== -1) ? tabs : null;
+    }, `${top.length} new tabs at the top results, grouped`);
     expect(new Set(opened.map((t) => t.url))).toEqual(new Set(top));
     expect(opened.some((t) => t.active)).toBe(false);
     expect(new Set(opened.map((t) => t.groupId)).size).toBe(1);
