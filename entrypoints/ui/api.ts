@@ -74,7 +74,7 @@ export async function openInBackground(urls: string[]): Promise<number[]> {
 /**
  * Opens pages in background tabs and puts them in one new tab group where the browser has `tabs.group` (Chrome 88+,
  * Firefox 138+; neither asks for a permission to group, only to name a group, which is not done: Chrome's
- * "tabGroups" would show an install warning). Where it is missing or refuses, the tabs stay open ungrouped.
+ * "tabGroups" shows an install warning, "View and manage your tab groups"). Where it is missing or refuses, the tabs stay open ungrouped.
  * Resolves to the group's id, or undefined.
  */
 export async function openInGroup(urls: string[]): Promise<number | undefined> {

@@ -81,9 +81,10 @@ function overflows(page: Page): Promise<string[]> {
  * axe-core's serious and critical violations in the page, light then dark. The scheme is forced through the root's
  * `color-scheme` (the pages' colours are light-dark() pairs: entrypoints/ui/styles.css), which works alike in both
  * browsers; Firefox over WebDriver BiDi cannot emulate the system's prefers-color-scheme (that needs CDP). The page's
- * background is checked to have changed, so dark is never light checked twice.
+ * background is checked to have changed, so dark is never light checked twice; with `systemScheme` (Chromium), the
+ * system's dark, emulated, is checked to give the same colours.
  */
-async function axeProblems(page: Page): Promise<string[]> {
+async function axeProblems(page: Page, systemScheme: boolean): Promise<string[]> {
   const out: string[] = [];
   const backgrounds: string[] = [];
   for (const scheme of ['light', 'dark'] as const) {
@@ -102,6 +103,12 @@ async function axeProblems(page: Page): Promise<string[]> {
   }
   await page.evaluate(() => document.documentElement.style.removeProperty('color-scheme'));
   expect(backgrounds).toEqual(['rgb(255, 255, 255)', 'rgb(27, 30, 32)']);
+  if (systemScheme) {
+    // The system's dark (emulated over CDP) gives the same colours as the forced one.
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(27, 30, 32)');
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  }
   return out;
 }
 
@@ -888,13 +895,13 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     for (const [name, file, ready] of views) {
       const page = await driver.open(file, file.startsWith('popup') ? POPUP : { width: 1280, height: 800 });
       await page.waitForSelector(tid(ready), { timeout: 60_000 });
-      problems.push(...(await axeProblems(page)).map((p) => `${name}: ${p}`));
+      problems.push(...(await axeProblems(page, browserName === 'chromium')).map((p) => `${name}: ${p}`));
       await page.close();
     }
     // The popup's start view: opened on the results page (whose search the latest crawl is not), the form comes first.
     const popup = await driver.open(`popup.html?tab=${tabId}`, POPUP);
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
-    problems.push(...(await axeProblems(popup)).map((p) => `popup start: ${p}`));
+    problems.push(...(await axeProblems(popup, browserName === 'chromium')).map((p) => `popup start: ${p}`));
     await popup.close();
     await tab.close();
     expect(problems).toEqual([]);
