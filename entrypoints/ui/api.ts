@@ -102,7 +102,7 @@ export function formatElapsed(ms: number): string {
   const h = Math.floor(s / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
-  if (h) return `${h} h ${String(m).padStart(2, '0')} m`;
-  if (m) return `${m} m ${String(sec).padStart(2, '0')} s`;
-  return `${sec} s`;
+  if (h) return t('elapsedHours', h, String(m).padStart(2, '0'));
+  if (m) return t('elapsedMinutes', m, String(sec).padStart(2, '0'));
+  return t('elapsedSeconds', sec);
 }

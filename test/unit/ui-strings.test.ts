@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { formatElapsed } from '../../entrypoints/ui/api';
 
 /** Attributes whose value is shown or read out. */
 const SPOKEN_ATTRIBUTES = new Set([
@@ -156,5 +157,9 @@ describe('user-visible strings come from _locales', () => {
       (d) => !/document\.title = t\('[A-Za-z]+'\)/.test(readFileSync(path.join('entrypoints', d, 'main.tsx'), 'utf8')),
     );
     expect(missing).toEqual([]);
+  });
+
+  it('elapsed times are messages too (units included)', () => {
+    expect([formatElapsed(3_725_000), formatElapsed(65_000), formatElapsed(5_000)]).toEqual(['1 h 02 m', '1 m 05 s', '5 s']);
   });
 });
