@@ -65,13 +65,16 @@ export default defineConfig({
       'declarativeNetRequestWithHostAccess',
       'webRequest',
       ...(browser === 'chrome' ? ['offscreen'] : ['webRequestBlocking', 'dns']),
+      ...(e2e ? ['notifications'] : []),
     ],
     optional_host_permissions: ['<all_urls>'],
     // The notice when a crawl ends, asked for when the user turns it on (options page).
-    optional_permissions: ['notifications'],
+    // The e2e build has it from the start (a headless browser cannot click the prompt either).
+    ...(e2e ? {} : { optional_permissions: ['notifications'] }),
     ...(e2e ? { host_permissions: ['<all_urls>'] } : {}),
-    // runtime.getContexts (finding the offscreen document) came in Chrome 116.
-    ...(browser === 'chrome' ? { minimum_chrome_version: '116' } : {}),
+    // runtime.getContexts (finding the offscreen document) came in Chrome 116, CSS light-dark() (the pages' colours,
+    // entrypoints/ui/styles.css) in 123.
+    ...(browser === 'chrome' ? { minimum_chrome_version: '123' } : {}),
     browser_specific_settings:
       browser === 'firefox'
         ? {

@@ -18,6 +18,7 @@
  *   npx tsx bench/extension.ts            (builds the extension with FORAGER_E2E=1 into .output/e2e first)
  *   npx tsx bench/extension.ts --no-build --latency 50 --n 8
  *   npx tsx bench/extension.ts --no-build --latency 50 --first-row
+ *   npx tsx bench/extension.ts --no-build --latency 50 --first-row --before OTHER/.output/e2e/chrome-mv3 [--runs 7]
  *
  * `--latency MS` makes the test web wait that long before each answer, on both sides alike: over bare loopback the
  * ratio measures per-request overhead (Chrome's fetch from a service worker vs Node's), while on the real web every
@@ -382,28 +383,37 @@ async function firstFreshRowRun(chromium: ChromiumSession, latencyMs: number, po
   }
 }
 
-/** Median ms from the click on Crawl to the first fresh result row (politeness on, 1 s per site), over `runs`. */
+/**
+ * Median ms from the click on Crawl to the first fresh result row (politeness on, 1 s per site), over `runs`. With
+ * `before` (another build of the extension, e.g. one made from an older commit) both run in one go, each in its own
+ * Chromium, alternating run by run so machine load hits both alike: "before" and "after" side by side.
+ */
 export async function benchFirstFreshRow(
-  options: { latencyMs?: number; runs?: number; build?: boolean } = {},
+  options: { latencyMs?: number; runs?: number; build?: boolean; before?: string } = {},
 ): Promise<Record<string, number>> {
   const latencyMs = options.latencyMs ?? 50;
   const outDir = path.join(ROOT, '.output/e2e');
   const dir =
     options.build === false ? path.join(outDir, 'chrome-mv3') : await buildExtension({ browser: 'chrome', e2e: true, outDir });
-  const chromium = await launchChromium(dir);
-  const times: number[] = [];
+  const sides: { label: string; chromium: ChromiumSession; times: number[] }[] = [];
   try {
-    await firstFreshRowRun(chromium, latencyMs, 1000); // warm-up, not counted
-    for (let i = 0; i < (options.runs ?? 5); i++) times.push(await firstFreshRowRun(chromium, latencyMs, 1000));
+    sides.push({ label: options.before ? 'after (this build)' : 'this build', chromium: await launchChromium(dir), times: [] });
+    if (options.before) sides.push({ label: 'before', chromium: await launchChromium(options.before), times: [] });
+    for (const side of sides) await firstFreshRowRun(side.chromium, latencyMs, 1000); // warm-up, not counted
+    for (let i = 0; i < (options.runs ?? 5); i++)
+      for (const side of sides) side.times.push(await firstFreshRowRun(side.chromium, latencyMs, 1000));
   } finally {
-    await chromium.close();
+    for (const side of sides) await side.chromium.close();
   }
-  return {
+  const out: Record<string, number> = {
     'test web latency per answer, ms': latencyMs,
     'politeness, ms between requests to a site': 1000,
-    'click on Crawl to the first fresh row, ms (median; aim < 1000)': median(times),
-    'click on Crawl to the first fresh row, ms (max)': Math.max(...times),
   };
+  for (const side of sides) {
+    out[`${side.label}: click on Crawl to the first fresh row, ms (median; aim < 1000)`] = median(side.times);
+    out[`${side.label}: click on Crawl to the first fresh row, ms (max)`] = Math.max(...side.times);
+  }
+  return out;
 }
 
 /** Median CPU ms per page of each process group over runs, and their total; nothing when not measured. */
@@ -428,8 +438,12 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const n = atN > 0 ? Number(process.argv[atN + 1]) : undefined;
   if (n !== undefined && !(Number.isInteger(n) && n > 0)) throw new Error('--n takes a positive whole number');
   const build = !process.argv.includes('--no-build');
+  const atBefore = process.argv.indexOf('--before');
+  const before = atBefore > 0 ? path.resolve(process.argv[atBefore + 1]) : undefined;
+  const atRuns = process.argv.indexOf('--runs');
+  const runs = atRuns > 0 ? Number(process.argv[atRuns + 1]) : undefined;
   const figures = process.argv.includes('--first-row')
-    ? await benchFirstFreshRow({ build, latencyMs })
+    ? await benchFirstFreshRow({ build, latencyMs, before, runs })
     : await benchExtension({ build, latencyMs, n });
   for (const [k, v] of Object.entries(figures)) console.log(`${k.padEnd(90)} ${Number.isInteger(v) ? v : v.toFixed(3)}`);
   process.exit(0);

@@ -23,6 +23,7 @@ import type { EvaluatorPortHandoff, TabContext } from '../lib/app/protocol';
 import { createIdbStore } from '../lib/app/store/idb-store';
 import { draftFromMenu, type MenuClick, type PageText, startHash, toSerpInfo } from '../lib/app/view/start-draft';
 import { createFetcher, type Evaluator, errorMessage, listStrategies } from '../lib/engine';
+import { t } from './ui/i18n';
 import { spawnEvaluatorWorker } from './worker/spawn';
 
 const MENU_ID = 'forager-crawl-from-here';
@@ -285,26 +286,47 @@ export default defineBackground(() => {
     },
     load: (id) => app.runner.snapshot(id || undefined, 0).catch(() => null),
     onEnded: (notice) => void notifyEnd(notice),
+    say: t,
   });
   app.hub.subscribe({ post: (m) => badge.receive(m) }).ready();
   void app.ready.then(() => badge.init()).catch(() => undefined);
 
+  /**
+   * The end-of-crawl notices decided on, newest last (tests read them; 20 kept): whether each was to be shown, and
+   * the id the browser answered `notifications.create` with.
+   */
+  const notices: (EndNotice & { shown: boolean; created?: string })[] = [];
   /** The notice at a crawl's end, when the user turned it on (options page; `notifications` is optional). */
   async function notifyEnd(notice: EndNotice): Promise<void> {
-    if (!(await browser.storage.local.get(NOTIFY_KEY))[NOTIFY_KEY]) return;
-    if (!(await browser.permissions.contains({ permissions: ['notifications'] }))) return;
-    await browser.notifications.create(`forager-end-${notice.crawlId}`, {
+    const on =
+      !!(await browser.storage.local.get(NOTIFY_KEY))[NOTIFY_KEY] &&
+      (await browser.permissions.contains({ permissions: ['notifications'] }));
+    const decided: (typeof notices)[number] = { ...notice, shown: on };
+    notices.push(decided);
+    if (notices.length > 20) notices.shift();
+    if (!on) return;
+    listenToNoticeClicks();
+    decided.created = await browser.notifications.create(`forager-end-${notice.crawlId}`, {
       type: 'basic',
       iconUrl: browser.runtime.getURL('/icon/128.png'),
       title: notice.title,
       message: notice.message,
     });
   }
-  browser.notifications?.onClicked.addListener((id) => {
-    if (!id.startsWith('forager-end-')) return;
-    const crawlId = id.slice('forager-end-'.length);
-    void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + `#/crawl/${encodeURIComponent(crawlId)}` });
-  });
+  // A click on a notice opens its crawl. `notifications` exists only once granted: listened to at start-up when it
+  // is, else once the options page gets it.
+  let listeningToNotices = false;
+  function listenToNoticeClicks(): void {
+    if (listeningToNotices || !browser.notifications?.onClicked) return;
+    listeningToNotices = true;
+    browser.notifications.onClicked.addListener((id) => {
+      if (!id.startsWith('forager-end-')) return;
+      const crawlId = id.slice('forager-end-'.length);
+      void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + `#/crawl/${encodeURIComponent(crawlId)}` });
+    });
+  }
+  listenToNoticeClicks();
+  browser.permissions.onAdded?.addListener(() => listenToNoticeClicks());
 
   browser.runtime.onStartup.addListener(() => app.browserStarted());
   // Waking the worker is the alarm's whole job: start-up recovery resumes the crawl.
@@ -317,7 +339,7 @@ export default defineBackground(() => {
   void browser.contextMenus.removeAll().then(() =>
     browser.contextMenus.create({
       id: MENU_ID,
-      title: (browser.i18n.getMessage as (key: string) => string)('menuCrawlFromHere') || 'Crawl from here',
+      title: t('menuCrawlFromHere'),
       contexts: ['page', 'link', 'selection'],
     }),
   );
@@ -351,6 +373,6 @@ export default defineBackground(() => {
   // For end-to-end tests and debugging from the worker's console.
   const { runner, hub, handle, ready } = app;
   Object.assign(globalThis, {
-    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge },
+    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge, notices },
   });
 });

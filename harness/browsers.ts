@@ -83,6 +83,7 @@ export interface Manifest {
   permissions?: string[];
   host_permissions?: string[];
   optional_host_permissions?: string[];
+  optional_permissions?: string[];
   minimum_chrome_version?: string;
   options_ui?: { page: string; open_in_tab?: boolean };
   browser_specific_settings?: { gecko?: { id?: string; strict_min_version?: string; data_collection_permissions?: unknown } };

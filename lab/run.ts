@@ -163,6 +163,8 @@ export interface CrawlRecord {
   elapsedMs: number;
   /** Simulated network runs: simulated milliseconds from the crawl's start to each page, ascending. */
   times?: number[];
+  /** Each page's score, as the crawler gave it: with RunOptions.keepScores (lab/relevance-cut.ts). */
+  scores?: number[];
 }
 
 /** How a crawl meets the simulated network (see lab/network.ts and lab/simnet.ts). */
@@ -196,6 +198,8 @@ export interface CrawlOutcome {
   index: number;
   urls: string[];
   isSeed: boolean[];
+  /** Each page's score. */
+  scores: number[];
   errors: number;
   done: CrawlRecord['done'];
   elapsedMs: number;
@@ -225,6 +229,8 @@ export interface RunOptions {
   redirectStubs?: boolean;
   signal?: AbortSignal;
   log?: (line: string) => void;
+  /** Keep each page's score in the records (off by default: result files stay the size they were). */
+  keepScores?: boolean;
 }
 
 /** Counters of a whole run. */
@@ -289,9 +295,10 @@ async function consume(
   crawl: ReturnType<typeof createCrawl>,
   index: number,
   clock?: { now(): number },
-): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'errors' | 'done' | 'times'>> {
+): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'scores' | 'errors' | 'done' | 'times'>> {
   const urls: string[] = [];
   const isSeed: boolean[] = [];
+  const scores: number[] = [];
   const times: number[] = [];
   let errors = 0;
   let done: CrawlRecord['done'] = 'exhausted';
@@ -299,13 +306,14 @@ async function consume(
     if (ev.type === 'page') {
       urls.push(ev.page.url);
       isSeed.push(ev.page.isSeed);
+      scores.push(ev.page.score);
       if (clock) times.push(clock.now());
     } else if (ev.type === 'done') {
       done = ev.reason;
       errors = ev.stats.errors;
     }
   }
-  return { index, urls, isSeed, errors, done, ...(clock ? { times } : {}) };
+  return { index, urls, isSeed, scores, errors, done, ...(clock ? { times } : {}) };
 }
 
 /** One crawl on the simulated network: virtual clock, in-memory fetch with the network's latencies, the engine's loop. */
@@ -407,6 +415,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
       done: o.done,
       elapsedMs: o.elapsedMs,
       ...(o.times ? { times: o.times } : {}),
+      ...(options.keepScores ? { scores: o.scores } : {}),
     };
     stats.evaluations += o.evaluations;
     stats.cacheHits += o.cacheHits;

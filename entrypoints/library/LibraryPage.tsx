@@ -10,11 +10,12 @@ import type { CrawlRecord } from '../../lib/app/store';
 import { oneLine } from '../../lib/app/text-safety';
 import { errorMessage } from '../../lib/engine';
 import { request } from '../ui/api';
+import { t, tn } from '../ui/i18n';
 
 /** Largest file offered to the background (lib/app/library/import.ts MAX_IMPORT_BYTES; checked there again). */
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
-const megabytes = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+const megabytes = (bytes: number): string => t('megabytes', (bytes / 1024 / 1024).toFixed(1));
 
 /** An http(s) URL to link to, else undefined (a hit's URL is checked on import and by the crawler; checked again). */
 function linkable(url: string): string | undefined {
@@ -46,8 +47,12 @@ export function LibraryHits({ hits, crawlNames }: { hits: LibraryHit[]; crawlNam
             </div>
             <div>{oneLine(hit.snippet)}</div>
             <div class="library-hit-meta">
-              {oneLine(hit.url)} · in {crawlNames.get(hit.crawlId) ?? 'a crawl'} · found{' '}
-              {new Date(hit.fetchedAt).toLocaleDateString()}
+              {t(
+                'libraryHitMeta',
+                oneLine(hit.url),
+                crawlNames.get(hit.crawlId) ?? t('libraryUnnamedCrawl'),
+                new Date(hit.fetchedAt).toLocaleDateString(),
+              )}
             </div>
           </li>
         );
@@ -79,14 +84,18 @@ function SearchBox({ crawlNames }: { crawlNames: Map<string, string> }) {
     <div>
       <input
         type="search"
-        placeholder="Search every page Forager found"
-        aria-label="Search the library"
+        placeholder={t('librarySearchPlaceholder')}
+        aria-label={t('librarySearchLabel')}
         data-testid="library-search"
         value={query}
         onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
       />
       {error && <p class="library-error">{error}</p>}
-      {query.trim() && !error && <p class="library-note">{hits.length === 0 ? 'Nothing found.' : `${hits.length} pages`}</p>}
+      {query.trim() && !error && (
+        <p class="library-note">
+          {hits.length === 0 ? t('libraryNothingFound') : tn(hits.length, 'libraryHitsOne', 'libraryHits')}
+        </p>
+      )}
       <LibraryHits hits={hits} crawlNames={crawlNames} />
     </div>
   );
@@ -99,11 +108,12 @@ function Storage({ info }: { info: LibraryInfo | null }) {
   }, [info]);
   return (
     <p class="library-note" data-testid="library-storage">
-      {info ? `${info.crawls} crawls, ${info.pages} pages (about ${megabytes(info.bytes)}). ` : ''}
-      {estimate?.usage !== undefined
-        ? `This browser reports ${megabytes(estimate.usage)} used by Forager` +
-          (estimate.quota !== undefined ? ` of ${megabytes(estimate.quota)} available.` : '.')
-        : 'This browser does not report its storage use.'}
+      {info ? `${t('librarySize', info.crawls, info.pages, megabytes(info.bytes))} ` : ''}
+      {estimate?.usage === undefined
+        ? t('libraryUsageUnknown')
+        : estimate.quota === undefined
+          ? t('libraryUsageNoQuota', megabytes(estimate.usage))
+          : t('libraryUsage', megabytes(estimate.usage), megabytes(estimate.quota))}
     </p>
   );
 }
@@ -121,7 +131,9 @@ function RetentionForm({ policy, onSaved }: { policy: RetentionPolicy; onSaved(d
         type: 'forager/setRetention',
         policy: { keepCrawls: limit(crawls), maxMegabytes: limit(mb) },
       });
-      setMessage(deleted.length ? `Saved; ${deleted.length} old crawls deleted.` : 'Saved; nothing deleted.');
+      setMessage(
+        deleted.length ? tn(deleted.length, 'retentionSavedDeletedOne', 'retentionSavedDeleted') : t('retentionSavedNone'),
+      );
       onSaved(deleted);
     } catch (error) {
       setMessage(errorMessage(error));
@@ -130,17 +142,15 @@ function RetentionForm({ policy, onSaved }: { policy: RetentionPolicy; onSaved(d
   return (
     <form onSubmit={save}>
       <label>
-        Keep the newest{' '}
-        <input type="number" min={1} value={crawls} onInput={(e) => setCrawls((e.target as HTMLInputElement).value)} /> crawls
-        (empty: all)
+        {t('retentionKeepCrawls')}{' '}
+        <input type="number" min={1} value={crawls} onInput={(e) => setCrawls((e.target as HTMLInputElement).value)} />
       </label>
       <label>
-        Keep the library under{' '}
-        <input type="number" min={1} value={mb} onInput={(e) => setMb((e.target as HTMLInputElement).value)} /> MB (empty: no
-        limit)
+        {t('retentionMaxMegabytes')}{' '}
+        <input type="number" min={1} value={mb} onInput={(e) => setMb((e.target as HTMLInputElement).value)} />
       </label>
-      <p class="library-note">Oldest unpinned crawls are deleted first; pinned crawls and a running crawl are always kept.</p>
-      <button type="submit">Save retention</button> <span role="status">{message}</span>
+      <p class="library-note">{t('retentionNote')}</p>
+      <button type="submit">{t('retentionSave')}</button> <span role="status">{message}</span>
     </form>
   );
 }
@@ -153,21 +163,21 @@ function ImportForm({ onImported }: { onImported(): void }) {
     input.value = '';
     if (!file) return;
     if (file.size > MAX_IMPORT_BYTES) {
-      setMessage(`Not imported: the file is too large (over ${megabytes(MAX_IMPORT_BYTES)}).`);
+      setMessage(t('importTooLarge', megabytes(MAX_IMPORT_BYTES)));
       return;
     }
     try {
       const record = await request({ type: 'forager/import', json: await file.text() });
-      setMessage(`Imported "${oneLine(record.name)}".`);
+      setMessage(t('imported', oneLine(record.name)));
       onImported();
     } catch (error) {
-      setMessage(`Not imported: ${errorMessage(error)}`);
+      setMessage(t('importFailed', errorMessage(error)));
     }
   };
   return (
     <div>
       <label>
-        Import a crawl (Forager JSON export): <input type="file" accept=".json,application/json" onChange={pick} />
+        {t('importLabel')} <input type="file" accept=".json,application/json" onChange={pick} />
       </label>
       <p role="status">{message}</p>
     </div>
@@ -215,20 +225,20 @@ export function LibraryPage() {
   const names = new Map(crawls.map((c) => [c.id, oneLine(c.name) || oneLine(c.topic.keywords)]));
   return (
     <main class="library">
-      <h1>Library</h1>
+      <h1>{t('libraryTitle')}</h1>
       {error && <p class="library-error">{error}</p>}
       <SearchBox crawlNames={names} />
       <section>
-        <h2>Storage</h2>
+        <h2>{t('libraryStorage')}</h2>
         <Storage info={info} />
         {info && <RetentionForm policy={info.retention} onSaved={reload} />}
       </section>
       <section>
-        <h2>Pinned crawls</h2>
+        <h2>{t('libraryPinned')}</h2>
         <Pins crawls={crawls} onChange={reload} />
       </section>
       <section>
-        <h2>Import</h2>
+        <h2>{t('libraryImport')}</h2>
         <ImportForm onImported={reload} />
       </section>
     </main>

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import privacy from '../../PRIVACY.md?raw';
 import { request } from '../ui/api';
+import { t, tn } from '../ui/i18n';
 import { StrategySettings } from '../ui/strategy-settings';
 import { Markdown } from './markdown';
 
@@ -42,22 +43,20 @@ export function App() {
     await count();
   };
 
-  const saved =
-    crawls === null ? 'Counting your crawls…' : crawls === 1 ? 'Forager keeps 1 crawl' : `Forager keeps ${crawls} crawls`;
+  const saved = crawls === null ? t('optionsCounting') : tn(crawls, 'optionsKeptOne', 'optionsKept');
 
   return (
     <main class="options" data-testid="options">
       <h1>
-        <img src="/icon/32.png" alt="" /> Forager options
+        <img src="/icon/32.png" alt="" /> {t('optionsTitle')}
       </h1>
 
       <StrategySettings />
 
       <section aria-labelledby="data-heading">
-        <h2 id="data-heading">Your data</h2>
+        <h2 id="data-heading">{t('optionsDataHeading')}</h2>
         <p data-testid="crawl-total">
-          {saved}, with their pages, in this browser only. Nothing leaves your computer but the crawls' own requests (
-          <a href="#privacy">privacy statement</a>).
+          {saved} {t('optionsNothingLeaves')} <a href="#privacy">{t('privacyStatement')}</a>
         </p>
         {stage === 'confirm' ? (
           <div
@@ -68,18 +67,15 @@ export function App() {
             data-testid="delete-all-dialog"
           >
             <p id="confirm-title">
-              <strong>Delete all Forager data?</strong>
+              <strong>{t('deleteAllQuestion')}</strong>
             </p>
-            <p id="confirm-text">
-              Every crawl, with its pages, skipped addresses and working state, and anything else Forager keeps in the extension's
-              storage. A running crawl is stopped. This cannot be undone; files you exported are not touched.
-            </p>
+            <p id="confirm-text">{t('deleteAllExplain')}</p>
             <div class="buttons">
               <button type="button" class="danger" ref={confirmButton} data-testid="delete-all-confirm" onClick={deleteAll}>
-                Delete everything
+                {t('deleteEverything')}
               </button>
               <button type="button" data-testid="delete-all-cancel" onClick={() => setStage('idle')}>
-                Cancel
+                {t('cancel')}
               </button>
             </div>
           </div>
@@ -92,11 +88,11 @@ export function App() {
             disabled={stage === 'deleting'}
             onClick={() => setStage('confirm')}
           >
-            Delete all Forager data
+            {t('deleteAll')}
           </button>
         )}
         <p role="status" data-testid="delete-all-status">
-          {stage === 'deleting' ? 'Deleting…' : stage === 'deleted' ? 'All Forager data has been deleted.' : ''}
+          {stage === 'deleting' ? t('deleting') : stage === 'deleted' ? t('deletedAll') : ''}
         </p>
         {error && (
           <p class="message error" role="alert" data-testid="options-error">
@@ -105,7 +101,7 @@ export function App() {
         )}
       </section>
 
-      <section id="privacy" class="privacy" aria-label="Privacy statement" data-testid="privacy">
+      <section id="privacy" class="privacy" aria-label={t('privacyStatementLabel')} data-testid="privacy">
         <Markdown source={privacy} />
       </section>
     </main>

@@ -242,7 +242,7 @@ export function App() {
     <main class="popup" data-testid="popup" data-first={first ?? ''}>
       <header>
         <h1>
-          <img src="/icon/32.png" alt="" /> Forager
+          <img src="/icon/32.png" alt="" /> {t('extName')}
         </h1>
         <button type="button" class="link" data-testid="open-results" onClick={() => openResultsPage('#/')}>
           {t('allCrawls')}

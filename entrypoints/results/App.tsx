@@ -27,10 +27,15 @@ import {
   StatusChip,
 } from '../ui/components';
 import { useHidden } from '../ui/hidden';
-import { t } from '../ui/i18n';
+import { type MessageKey, t } from '../ui/i18n';
 import { loadDefaults } from '../ui/settings';
 
-const FORMAT_LABEL: Record<ExportFormat, string> = { json: 'JSON', csv: 'CSV', bookmarks: 'Bookmarks', markdown: 'Markdown' };
+const FORMAT_LABEL: Record<ExportFormat, MessageKey> = {
+  json: 'formatJson',
+  csv: 'formatCsv',
+  bookmarks: 'formatBookmarks',
+  markdown: 'formatMarkdown',
+};
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash || '#/');
@@ -108,7 +113,7 @@ function Exports({ record, onError }: { record: CrawlRecord; onError(m: string):
           data-testid={`export-${f}`}
           onClick={() => exportAndSave(f, record).then(setSaved, (e: unknown) => onError(errorMessage(e)))}
         >
-          {FORMAT_LABEL[f]}
+          {t(FORMAT_LABEL[f])}
         </button>
       ))}
       {saved && (
@@ -534,7 +539,7 @@ export function App() {
     <main class="page" data-testid="results-page">
       <header class="page-head">
         <h1>
-          <img src="/icon/48.png" alt="" /> Forager
+          <img src="/icon/48.png" alt="" /> {t('extName')}
         </h1>
         <nav>
           <a href="#/" data-testid="nav-crawls">

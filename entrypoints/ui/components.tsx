@@ -16,7 +16,7 @@ import { applyPreset, PRESET_NAMES, PRESETS, type PresetName, presetOf } from '.
 import type { ResultCounts } from '../../lib/app/view/relevance';
 import { draftFromRecord, type StartDraft, startHash } from '../../lib/app/view/start-draft';
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
-import { copyText, formatElapsed, openInBackground, openResultsPage, request, requestSiteAccess } from './api';
+import { copyText, formatElapsed, openInBackground, openInGroup, openResultsPage, request, requestSiteAccess } from './api';
 import { type MessageKey, t, tn } from './i18n';
 import { type PrivateSeedHost, privateSeedHosts } from '../../lib/app/settings';
 
@@ -152,7 +152,7 @@ export function ResultRow({
           disabled={!href}
           title={t('openInBackground')}
           aria-label={t('openInBackground')}
-          onClick={() => href && openInBackground([href])}
+          onClick={() => href && void openInBackground([href])}
         >
           <Icon path="M14 3h7v7M21 3l-9 9M19 14v5a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V7a2 2 0 0 1 2-2h5" />
         </button>
@@ -545,7 +545,7 @@ export function FailureNotice({ record, onError }: { record: CrawlRecord; onErro
 
 // ---------------------------------------------------------------- list actions
 
-/** Open the top 10 in background tabs; copy the list as Markdown. */
+/** Open the top 10 in background tabs (in a tab group where the browser has them); copy the list as Markdown. */
 export function ListActions({ pages, children }: { pages: PageResult[]; children?: ComponentChildren }) {
   const [copied, setCopied] = useState(false);
   const top = pages.slice(0, 10);
@@ -555,7 +555,7 @@ export function ListActions({ pages, children }: { pages: PageResult[]; children
         type="button"
         data-testid="open-top"
         disabled={top.length === 0}
-        onClick={() => openInBackground(top.map((p) => p.url).filter((u) => safeHref(u)))}
+        onClick={() => void openInGroup(top.map((p) => p.url).filter((u) => safeHref(u)))}
       >
         {t('openTop', top.length)}
       </button>
@@ -611,11 +611,11 @@ function NumberField(props: {
 
 const PRESET_KEY: Record<PresetName, MessageKey> = { quick: 'presetQuick', standard: 'presetStandard', deep: 'presetDeep' };
 
-const PRIVATE_KIND_LABEL: Record<PrivateSeedHost['kind'], string> = {
-  loopback: 'this computer',
-  private: 'your network',
-  'link-local': 'link-local (your network)',
-  metadata: 'cloud metadata: never crawled',
+const PRIVATE_KIND_LABEL: Record<PrivateSeedHost['kind'], MessageKey> = {
+  loopback: 'privateKindLoopback',
+  private: 'privateKindPrivate',
+  'link-local': 'privateKindLinkLocal',
+  metadata: 'privateKindMetadata',
 };
 
 /**
@@ -629,11 +629,8 @@ function PrivateHostsField(props: { seeds: string[]; ticked: string[]; onChange(
     props.onChange(on ? [...props.ticked.filter((h) => h !== host), host] : props.ticked.filter((h) => h !== host));
   return (
     <fieldset class="private-hosts" data-testid="private-hosts">
-      <legend>Not on the public web</legend>
-      <p class="muted">
-        {hosts.length === 1 ? 'This start page is' : 'These start pages are'} on your own network or computer. Forager fetches
-        only the ones you tick: a web page can list any address, your router's included.
-      </p>
+      <legend>{t('privateHostsLegend')}</legend>
+      <p class="muted">{hosts.length === 1 ? t('privateHostsNoteOne') : t('privateHostsNote')}</p>
       <ul>
         {hosts.map((h) => (
           <li key={h.host}>
@@ -647,7 +644,7 @@ function PrivateHostsField(props: { seeds: string[]; ticked: string[]; onChange(
                 checked={h.tickable && props.ticked.includes(h.host)}
                 onChange={(e) => toggle(h.host, e.currentTarget.checked)}
               />
-              <span class="host">{h.host}</span> <span class="muted">({PRIVATE_KIND_LABEL[h.kind]})</span>
+              <span class="host">{h.host}</span> <span class="muted">({t(PRIVATE_KIND_LABEL[h.kind])})</span>
             </label>
           </li>
         ))}

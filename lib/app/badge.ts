@@ -21,6 +21,19 @@ export interface BadgeSurface {
   set(text: string, color: string): void;
 }
 
+/** The messages (public/_locales) a notice is made of. */
+export type NoticeKey =
+  | 'notifyFinished'
+  | 'notifyFailed'
+  | 'notifyError'
+  | 'notifyErrorUnknown'
+  | 'notifyNothing'
+  | 'notifyFoundOne'
+  | 'notifyFound';
+
+/** A message with its placeholders filled (the extension passes its i18n `t`). */
+export type Say = (key: NoticeKey, ...subs: (string | number)[]) => string;
+
 /** What a notice at the end of a crawl says. */
 export interface EndNotice {
   crawlId: string;
@@ -34,6 +47,8 @@ export interface BadgeParts {
   load(id?: string): Promise<CrawlSnapshot | null>;
   /** Called when a crawl the badge saw running ends (done or error); the background decides whether to show it. */
   onEnded?(notice: EndNotice): void;
+  /** The words of the notice. */
+  say: Say;
 }
 
 /** Badge text for a count: at most four characters (what fits). */
@@ -42,14 +57,15 @@ export function badgeText(count: number): string {
 }
 
 /** The notice for a crawl that ended. */
-export function endNotice(record: CrawlRecord, counts: ResultCounts): EndNotice {
-  const title = record.status === 'error' ? `Forager: crawl failed` : `Forager: crawl finished`;
-  const message =
-    record.status === 'error'
-      ? `"${record.name}": ${record.error ?? 'it stopped with an error'}`
-      : record.stats.pagesEvaluated === 0
-        ? `"${record.name}": no page could be fetched.`
-        : `"${record.name}": ${counts.newRelevant} new relevant page${counts.newRelevant === 1 ? '' : 's'}.`;
+export function endNotice(record: CrawlRecord, counts: ResultCounts, say: Say): EndNotice {
+  const failed = record.status === 'error';
+  const title = say(failed ? 'notifyFailed' : 'notifyFinished');
+  const n = counts.newRelevant;
+  const message = failed
+    ? say('notifyError', record.name, record.error ?? say('notifyErrorUnknown'))
+    : record.stats.pagesEvaluated === 0
+      ? say('notifyNothing', record.name)
+      : say(n === 1 ? 'notifyFoundOne' : 'notifyFound', record.name, n);
   return { crawlId: record.id, title, message };
 }
 
@@ -108,7 +124,7 @@ export class ToolbarBadge {
     this.status = record.status;
     this.show(record);
     if (was === 'running' && (record.status === 'done' || record.status === 'error')) {
-      const ended = () => this.parts.onEnded?.(endNotice(record, this.tally.counts()));
+      const ended = () => this.parts.onEnded?.(endNotice(record, this.tally.counts(), this.parts.say));
       if (this.loading) void this.loading.then(ended, ended);
       else ended();
     }

@@ -72,9 +72,17 @@ export class LiveHub {
     };
   }
 
-  /** A crawl changed: its latest record and pages that arrived. Delivered within one interval. */
+  /**
+   * A crawl changed: its latest record and pages that arrived. Delivered within one interval; a change of status is
+   * never merged away: what is pending goes first, so every subscriber sees each status a crawl passed through (a
+   * crawl that starts and ends within one interval is seen running, then done: the badge's end notice relies on it).
+   */
   update(id: string, record: CrawlRecord, pages: PageResult[] = []): void {
-    const p = this.pending.get(id);
+    let p = this.pending.get(id);
+    if (p && p.record.status !== record.status) {
+      this.flush();
+      p = undefined;
+    }
     if (p) {
       p.record = record;
       if (pages.length) p.pages.push(...pages);

@@ -45,6 +45,8 @@ export interface ForagerGlobal {
   store: CrawlStore;
   ready: Promise<unknown>;
   onMenuClick(info: MenuClick & { menuItemId?: string }, tab?: unknown): Promise<void>;
+  /** The end-of-crawl notices decided on, with whether each was shown (entrypoints/background.ts). */
+  notices: { crawlId: string; title: string; message: string; shown: boolean; created?: string }[];
   /** Set by tests to tell one background instance from the next. */
   e2eMark?: string;
 }

@@ -78,13 +78,22 @@ function overflows(page: Page): Promise<string[]> {
 }
 
 /**
- * axe-core's serious and critical violations in the page, in each colour scheme given. Firefox through puppeteer
- * (WebDriver BiDi) cannot emulate prefers-color-scheme (it needs CDP), so there it runs in the profile's scheme only.
+ * axe-core's serious and critical violations in the page, light then dark. The scheme is forced through the root's
+ * `color-scheme` (the pages' colours are light-dark() pairs: entrypoints/ui/styles.css), which works alike in both
+ * browsers; Firefox over WebDriver BiDi cannot emulate the system's prefers-color-scheme (that needs CDP). The page's
+ * background is checked to have changed, so dark is never light checked twice; with `systemScheme` (Chromium), the
+ * system's dark, emulated, is checked to give the same colours.
  */
-async function axeProblems(page: Page, schemes: ('light' | 'dark')[]): Promise<string[]> {
+async function axeProblems(page: Page, systemScheme: boolean): Promise<string[]> {
   const out: string[] = [];
-  for (const scheme of schemes) {
-    if (schemes.length > 1) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+  const backgrounds: string[] = [];
+  for (const scheme of ['light', 'dark'] as const) {
+    backgrounds.push(
+      await page.evaluate((s) => {
+        document.documentElement.style.colorScheme = s;
+        return getComputedStyle(document.body).backgroundColor;
+      }, scheme),
+    );
     const result = await new AxePuppeteer(page).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
     for (const v of result.violations) {
       if (v.impact === 'serious' || v.impact === 'critical') {
@@ -92,7 +101,14 @@ async function axeProblems(page: Page, schemes: ('light' | 'dark')[]): Promise<s
       }
     }
   }
-  if (schemes.length > 1) await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  await page.evaluate(() => document.documentElement.style.removeProperty('color-scheme'));
+  expect(backgrounds).toEqual(['rgb(255, 255, 255)', 'rgb(27, 30, 32)']);
+  if (systemScheme) {
+    // The system's dark (emulated over CDP) gives the same colours as the forced one.
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(27, 30, 32)');
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  }
   return out;
 }
 
@@ -698,6 +714,110 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await tab.close();
   });
 
+  /** The tabs of the browser, as an extension page sees them (Chromium's pendingUrl until a tab has loaded). */
+  const allTabs = (page: Page) =>
+    page.evaluate(async () => {
+      const g = globalThis as unknown as Record<string, { tabs: { query(q: object): Promise<Record<string, unknown>[]> } }>;
+      const tabs = await (g.browser ?? g.chrome).tabs.query({});
+      return tabs.map((t) => ({
+        id: t.id as number,
+        url: String(t.url || t.pendingUrl || ''),
+        groupId: typeof t.groupId === 'number' ? t.groupId : -1,
+        active: !!t.active,
+      }));
+    });
+
+  test('"Open top 10" opens the top results in background tabs, grouped where the browser has tabs.group', async () => {
+    const results = await driver.open(`results.html#/crawl/${encodeURIComponent(uxCrawlId)}`, { width: 1280, height: 800 });
+    await results.waitForSelector(tid('result-row'), { timeout: 60_000 });
+    const top = (await results.$$eval(tid('result-row'), (rs) => rs.map((r) => r.getAttribute('data-url') ?? ''))).slice(0, 10);
+    expect(top.length).toBeGreaterThanOrEqual(2);
+    expect(await results.$eval(tid('open-top'), (e) => e.textContent)).toBe(`Open top ${top.length}`);
+    // Chromium has had tabs.group since 88, Firefox since 138 (the ESR here is newer): both group.
+    const grouping = await results.evaluate(() => {
+      const g = globalThis as unknown as Record<string, { tabs: { group?: unknown } }>;
+      return typeof (g.browser ?? g.chrome).tabs.group === 'function';
+    });
+    expect(grouping).toBe(true);
+    const before = new Set((await allTabs(results)).map((t) => t.id));
+    await clickTestId(results, 'open-top');
+    const opened = await waitFor(async () => {
+      const tabs = (await allTabs(results)).filter((t) => !before.has(t.id));
+      // A Firefox tab has no URL until its navigation starts: wait for each to show its page.
+      const loaded = tabs.length === top.length && tabs.every((t) => top.includes(t.url));
+      return loaded && tabs.every((t) => t.groupId !== -1) ? tabs : null;
+    }, `${top.length} new tabs at the top results, grouped`);
+    expect(new Set(opened.map((t) => t.url))).toEqual(new Set(top));
+    expect(opened.some((t) => t.active)).toBe(false);
+    expect(new Set(opened.map((t) => t.groupId)).size).toBe(1);
+    // The group holds those tabs and no other.
+    expect((await allTabs(results)).filter((t) => t.groupId === opened[0].groupId)).toHaveLength(top.length);
+    await results.evaluate(
+      async (ids) => {
+        const g = globalThis as unknown as Record<string, { tabs: { remove(ids: number[]): Promise<void> } }>;
+        await (g.browser ?? g.chrome).tabs.remove(ids);
+      },
+      opened.map((t) => t.id),
+    );
+    await results.close();
+  });
+
+  test('the notice when a crawl ends: shown with the count of new relevant pages when turned on, not when off', async () => {
+    const storedOption = (page: Page) =>
+      page.evaluate(async () => {
+        const g = globalThis as unknown as Record<
+          string,
+          { storage: { local: { get(k: string): Promise<Record<string, unknown>> } } }
+        >;
+        return (await (g.browser ?? g.chrome).storage.local.get('forager.notifyOnEnd'))['forager.notifyOnEnd'] ?? false;
+      });
+    const browserNotices = (page: Page) =>
+      page.evaluate(async () => {
+        const g = globalThis as unknown as Record<string, { notifications: { getAll(): Promise<Record<string, unknown>> } }>;
+        return Object.keys(await (g.browser ?? g.chrome).notifications.getAll());
+      });
+    const crawl = async (topic: string) => {
+      const page = await driver.open(newCrawlPath(topic, serp.seeds.slice(0, 4)), { width: 1280, height: 800 });
+      const id = await startFromForm(page, { maxPages: 40, politenessDelayMs: 0 });
+      await waitForStatus(page, ['done'], 170_000);
+      const count = Number((await page.$eval(tid('new-count'), (e) => e.textContent ?? '')).match(/\d+/)?.[0]);
+      const name = await page.$eval(tid('crawl-name'), (e) => e.textContent ?? '');
+      // The background decides once the crawl has ended (and, when shown, the browser answers with the notice's id).
+      const notice = await waitFor(
+        () =>
+          driver.background((f, crawlId) => f.notices.find((n) => n.crawlId === crawlId && (!n.shown || n.created)) ?? null, id),
+        `the end notice of ${id}`,
+      );
+      return { page, id, count, name, notice };
+    };
+
+    const options = await driver.open('options.html', { width: 1000, height: 800 });
+    await options.waitForSelector(tid('notify-on-end'), { timeout: 60_000 });
+    expect(await options.$eval(tid('notify-on-end'), (e) => (e as HTMLInputElement).checked)).toBe(false);
+    await clickTestId(options, 'notify-on-end');
+    await waitFor(async () => (await storedOption(options)) === true, 'the option turned on and saved');
+
+    const on = await crawl(serp.query);
+    expect(on.notice).toEqual({
+      crawlId: on.id,
+      shown: true,
+      created: `forager-end-${on.id}`,
+      title: 'Forager: crawl finished',
+      message: `“${on.name}”: ${on.count} new relevant page${on.count === 1 ? '' : 's'}.`,
+    });
+    // Chromium keeps it among the open notices; headless Firefox closes a notice at once (getAll is empty by now).
+    if (browserName === 'chromium') expect(await browserNotices(on.page)).toContain(`forager-end-${on.id}`);
+    await on.page.close();
+
+    await clickTestId(options, 'notify-on-end');
+    await waitFor(async () => (await storedOption(options)) === false, 'the option turned off and saved');
+    const off = await crawl(`${serp.query} again`);
+    expect(off.notice.shown).toBe(false);
+    expect(await browserNotices(off.page)).not.toContain(`forager-end-${off.id}`);
+    await off.page.close();
+    await options.close();
+  });
+
   test('a 120-character topic overflows no view (popup, results page, all crawls, start view)', async () => {
     expect(LONG_TOPIC.length).toBeGreaterThanOrEqual(110);
     const topic = `${LONG_TOPIC} ${'x'.repeat(120 - LONG_TOPIC.length - 1)}`.slice(0, 120);
@@ -759,29 +879,29 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await start.close();
   });
 
-  test('accessibility: no serious or critical axe violations in the popup, results page, start view, light and dark', async () => {
+  test('accessibility: no serious or critical axe violations in the popup, results page, start view, options and library, light and dark', async () => {
     const tab = await openTab(serp.url);
     const tabId = await driver.tabId(serp.url);
     const views: [string, string, string][] = [
       // Opened on no results page, the popup shows the latest crawl first.
       ['popup (results)', 'popup.html', 'crawl-panel'],
       ['options', 'options.html', 'strategy-settings'],
+      ['library', 'library.html', 'library-storage'],
       ['results page', `results.html#/crawl/${encodeURIComponent(uxCrawlId)}`, 'result-row'],
       ['all crawls', 'results.html#/', 'crawl-item'],
       ['start view', newCrawlPath('test', [serp.seeds[0]]), 'start-form'],
     ];
-    const schemes: ('light' | 'dark')[] = browserName === 'firefox' ? ['light'] : ['light', 'dark'];
     const problems: string[] = [];
     for (const [name, file, ready] of views) {
       const page = await driver.open(file, file.startsWith('popup') ? POPUP : { width: 1280, height: 800 });
       await page.waitForSelector(tid(ready), { timeout: 60_000 });
-      problems.push(...(await axeProblems(page, schemes)).map((p) => `${name}: ${p}`));
+      problems.push(...(await axeProblems(page, browserName === 'chromium')).map((p) => `${name}: ${p}`));
       await page.close();
     }
     // The popup's start view: opened on the results page (whose search the latest crawl is not), the form comes first.
     const popup = await driver.open(`popup.html?tab=${tabId}`, POPUP);
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
-    problems.push(...(await axeProblems(popup, schemes)).map((p) => `popup start: ${p}`));
+    problems.push(...(await axeProblems(popup, browserName === 'chromium')).map((p) => `popup start: ${p}`));
     await popup.close();
     await tab.close();
     expect(problems).toEqual([]);

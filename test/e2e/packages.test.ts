@@ -33,9 +33,14 @@ describe('the store packages', () => {
       // Site access is asked for when a crawl starts, never granted at install (that is the e2e build).
       expect(manifest.host_permissions ?? []).toEqual([]);
       expect(manifest.optional_host_permissions).toEqual(['<all_urls>']);
+      // The end-of-crawl notice's permission is asked for when the user turns the notice on (options page).
+      expect(manifest.optional_permissions).toEqual(['notifications']);
+      expect(manifest.permissions).not.toContain('notifications');
+      // Tab groups are made with tabs.group, which needs no permission ("tabGroups" would show an install warning).
+      expect(manifest.permissions).not.toContain('tabGroups');
       expect(manifest.options_ui?.page).toBe('options.html');
       expect(files).toContain('options.html');
-      if (browser === 'chrome') expect(manifest.minimum_chrome_version).toBe('116');
+      if (browser === 'chrome') expect(manifest.minimum_chrome_version).toBe('123');
       else {
         const gecko = manifest.browser_specific_settings?.gecko;
         expect(gecko?.id).toBe('forager@forager.invalid');

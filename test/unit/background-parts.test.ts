@@ -403,6 +403,24 @@ describe('live hub', () => {
     hub.dispose();
   });
 
+  it('never merges a change of status away: a crawl that starts and ends within one interval is seen running, then done', async () => {
+    vi.useFakeTimers();
+    const hub = new LiveHub(250);
+    const got: LiveServerMessage[] = [];
+    hub.subscribe({ post: (m) => got.push(m) }).ready();
+    hub.crawlsChanged(); // the start: the interval begins now
+    hub.update('c1', rec('c1', 0), []);
+    hub.update('c1', rec('c1', 1), [page('https://x.example.com/1', 0.5)]);
+    hub.update('c1', { ...rec('c1', 2), status: 'done' }, [page('https://x.example.com/2', 0.4)]);
+    await vi.advanceTimersByTimeAsync(250);
+    const updates = got.filter((m) => m.type === 'update');
+    expect(updates.map((m) => m.type === 'update' && [m.record.status, m.pages.length])).toEqual([
+      ['running', 1],
+      ['done', 1],
+    ]);
+    hub.dispose();
+  });
+
   it('holds deltas until the snapshot is out, filters by crawl, and drops a dead port', async () => {
     vi.useFakeTimers();
     const hub = new LiveHub(10);

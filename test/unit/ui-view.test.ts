@@ -16,6 +16,7 @@ import {
 import { applyPreset, PRESETS, presetOf } from '../../lib/app/view/presets';
 import { countsOf, mergeScores, RELEVANCE, relevanceCut, ScoreTally, visiblePages } from '../../lib/app/view/relevance';
 import { DEFAULT_SETTINGS } from '../../lib/app/settings';
+import { t } from '../../entrypoints/ui/i18n';
 import type { PageResult } from '../../lib/engine/types';
 
 const page = (url: string, score: number, isSeed = false, extra: Partial<PageResult> = {}): PageResult => ({
@@ -123,7 +124,8 @@ describe('toolbar badge', () => {
     const badge = new ToolbarBadge({
       surface: { set: (text, color) => shown.push([text, color]) },
       load: async (id) => snapshots[id ?? ''] ?? null,
-      onEnded: (n) => ended.push(n.message),
+      onEnded: (n) => ended.push(`${n.title}: ${n.message}`),
+      say: t,
     });
     return { badge, shown, ended };
   };
@@ -149,7 +151,7 @@ describe('toolbar badge', () => {
     expect(badge.count).toBe(2);
     badge.receive(update('c1', 'done', 4, []));
     expect(shown.at(-1)).toEqual(['2', BADGE_COLORS.done]);
-    expect(ended).toEqual(['"crawl c1": 2 new relevant pages.']);
+    expect(ended).toEqual(['Forager: crawl finished: “crawl c1”: 2 new relevant pages.']);
     // A rename of an older, finished crawl does not take the badge.
     badge.receive(update('old', 'done', 9, [], 1));
     expect(shown.at(-1)).toEqual(['2', BADGE_COLORS.done]);
@@ -174,7 +176,13 @@ describe('toolbar badge', () => {
     await new Promise((r) => setTimeout(r, 0));
     expect(badge.count).toBe(4);
     expect(badgeText(12345)).toBe('999+');
-    expect(endNotice(record('e', 'error', 0), countsOf([])).message).toContain('crawl e');
+    expect(endNotice(record('e', 'error', 0), countsOf([]), t)).toEqual({
+      crawlId: 'e',
+      title: 'Forager: crawl failed',
+      message: '“crawl e”: it stopped with an error',
+    });
+    expect(endNotice(record('n', 'done', 0), countsOf([]), t).message).toBe('“crawl n”: no page could be fetched.');
+    expect(endNotice(record('o', 'done', 1), countsOf([page('a', 0.8)]), t).message).toBe('“crawl o”: 1 new relevant page.');
   });
 });
 
