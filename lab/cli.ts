@@ -56,6 +56,7 @@ run options:
   --first-targets LIST time to the first k targets, for these k (default 1,10,25)
   --corpus-cache FILE  where the corpus index is cached ('none': do not cache; default under .cache/lab)
   --rebuild-index      build the corpus index even when the cache is valid (run, topics)
+  --pages FILE         every crawl's page sequence (corpus ids, simulated times) as JSON, for diagnosing crawls
 `;
 
 type Args = { _: string[]; [k: string]: string | boolean | string[] | undefined };
@@ -238,6 +239,11 @@ async function cmdRun(args: Args): Promise<void> {
       log,
     });
     const crawlSeconds = (Date.now() - t0) / 1000;
+    const pagesFile = str(args, 'pages');
+    if (pagesFile) {
+      writeFileSync(pagesFile, JSON.stringify(records.map(({ scores: _s, ...r }) => ({ ...r, pages: r.pages.map((p) => p.id) }))));
+      log(`wrote ${pagesFile}`);
+    }
     const { results, statics, timeToTargets } = analyze(records, topics, corpus, {
       budgets,
       ks,
