@@ -16,7 +16,8 @@
  */
 import type { LibraryHit } from './library/library';
 import type { RetentionPolicy } from './library/retention';
-import type { CrawlRecord, CrawlSettings, SeedSource } from './store/types';
+import type { CrawlRecord, CrawlSettings, SeedSource, WatchSchedule } from './store/types';
+import type { WatchView } from './watch/watcher';
 import type { PageResult, SkipRecord, StrategyInfo } from '../engine';
 import type { PageScore } from './view/relevance';
 
@@ -126,6 +127,16 @@ export interface Requests {
   'forager/library': { params: NoParams; answer: LibraryInfo };
   /** Sets the retention policy and applies it at once: the ids of the crawls it deleted. */
   'forager/setRetention': { params: { policy: RetentionPolicy }; answer: { retention: RetentionPolicy; deleted: string[] } };
+  /** Makes a crawl a topic watch (lib/app/watch), or changes its schedule. */
+  'forager/watch': { params: { id: string; schedule: WatchSchedule }; answer: CrawlRecord };
+  /** Stops watching a crawl (it and its pages stay). */
+  'forager/unwatch': { params: { id: string }; answer: CrawlRecord };
+  /** "Check now": the watch's check at once (refused while another crawl runs). */
+  'forager/checkNow': { params: { id: string }; answer: CrawlRecord };
+  /** A watch's pages: new since the last check and changed first, then the rest. */
+  'forager/watchView': { params: { id: string }; answer: WatchView };
+  /** The user has seen the watch's new pages: they leave the toolbar badge. */
+  'forager/watchSeen': { params: { id: string }; answer: true };
 }
 
 export type RequestType = keyof Requests;
