@@ -14,9 +14,10 @@ export type KnownPage = Pick<PageResult, 'contentHash' | 'firstSeenAt' | 'change
 /** A page a check just read, with what the watch knows of it. */
 export function annotatePage(page: PageResult, known: KnownPage | undefined, check: Pick<WatchCheck, 'startedAt'>): PageResult {
   if (!known) return { ...page, firstSeenAt: check.startedAt };
-  const out: PageResult = { ...page, depth: Math.min(page.depth, known.depth) };
   // Fetched again as a revisited page (depth 0, no referrer): the way it was first found is still the way there.
-  if (known.from !== undefined && out.from === undefined) out.from = known.from;
+  const out: PageResult = { ...page, depth: known.depth };
+  if (known.from !== undefined) out.from = known.from;
+  else delete out.from;
   delete out.firstSeenAt;
   delete out.changedAt;
   if (known.firstSeenAt !== undefined) out.firstSeenAt = known.firstSeenAt;
