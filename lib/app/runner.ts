@@ -371,6 +371,7 @@ export class CrawlRunner {
       const updated = await this.deps.store.updateCrawl(id, patch);
       if (!updated) throw new Error('That crawl no longer exists.');
       if (this.run?.id === id) this.run.record = { ...this.run.record, ...patch };
+      this.deps.onUpdate?.(id, this.run?.id === id ? this.run.record : updated, []);
       this.deps.onCrawlsChanged?.();
       return updated;
     });

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackgroundApp, type BackgroundParts, createBackgroundApp } from '../../lib/app/background-app';
 import { describeStrategies } from '../../lib/app/handlers';
-import type { CrawlRecord, CrawlStore, WatchState } from '../../lib/app/store';
+import type { CrawlRecord, CrawlStore, WatchState } from '../../lib/app/store/types';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import {
   annotatePage,
@@ -31,7 +31,12 @@ const DAY = PERIOD_MS.daily;
 const T0 = Date.UTC(2030, 0, 7, 9);
 
 describe('watch schedule', () => {
-  const watch = (over: Partial<WatchState> = {}): WatchState => ({ schedule: 'daily', createdAt: T0, nextDueAt: T0 + DAY, ...over });
+  const watch = (over: Partial<WatchState> = {}): WatchState => ({
+    schedule: 'daily',
+    createdAt: T0,
+    nextDueAt: T0 + DAY,
+    ...over,
+  });
 
   it('is due a period after the last check started, and catches up once however many periods were missed', () => {
     expect(nextDueAfter(T0, 'daily')).toBe(T0 + DAY);
@@ -41,7 +46,10 @@ describe('watch schedule', () => {
     // Closed for three weeks: due now, once; the check that catches up sets the next a day after itself.
     const late = T0 + 21 * DAY;
     expect(isDue(watch(), late)).toBe(true);
-    const after = watch({ check: { startedAt: late, since: T0, trigger: 'schedule', endedAt: late + 5 }, nextDueAt: nextDueAfter(late, 'daily') });
+    const after = watch({
+      check: { startedAt: late, since: T0, trigger: 'schedule', endedAt: late + 5 },
+      nextDueAt: nextDueAfter(late, 'daily'),
+    });
     expect(isDue(after, late + 10)).toBe(false);
     // A check running now is never due again.
     expect(isDue(watch({ check: { startedAt: T0, since: T0, trigger: 'schedule' } }), T0 + 30 * DAY)).toBe(false);
@@ -88,7 +96,12 @@ describe('watch diff', () => {
     expect(annotatePage(page('https://x/c', { contentHash: 'b' }), changed, check).changedAt).toBe(T0 + DAY);
     // A page stored before hashes existed is not called changed.
     expect(annotatePage(page('https://x/o'), page('https://x/o', { contentHash: undefined }), check).changedAt).toBeUndefined();
-    const watch: WatchState = { schedule: 'daily', createdAt: T0, nextDueAt: 0, check: { ...check, since: T0, trigger: 'manual' } };
+    const watch: WatchState = {
+      schedule: 'daily',
+      createdAt: T0,
+      nextDueAt: 0,
+      check: { ...check, since: T0, trigger: 'manual' },
+    };
     const low = annotatePage(page('https://x/low', { score: 0.01 }), undefined, check);
     const diff = diffPages([fresh, changed, same, low], watch);
     expect(diff.added.map((p) => p.url)).toEqual(['https://x/new', 'https://x/low']);
@@ -174,7 +187,12 @@ describe('watch checks against the test web', () => {
     const seeds = seedsFor(tw.web, topic.id, 2).map((p) => tw.urlOf(p));
     const record = await ask<CrawlRecord>(app, {
       type: 'forager/start',
-      start: { topic: topic.keywords, seeds, source: { kind: 'manual' }, settings: { maxPages: 200, politenessDelayMs: 0, privateHosts: hosts() } },
+      start: {
+        topic: topic.keywords,
+        seeds,
+        source: { kind: 'manual' },
+        settings: { maxPages: 200, politenessDelayMs: 0, privateHosts: hosts() },
+      },
     });
     await app.runner.whenIdle();
     const first = await store.getPages(record.id);
@@ -262,7 +280,12 @@ describe('watch checks against the test web', () => {
     const seeds = seedsFor(tw.web, topic.id, 2).map((p) => tw.urlOf(p));
     const record = await ask<CrawlRecord>(app, {
       type: 'forager/start',
-      start: { topic: topic.keywords, seeds, source: { kind: 'manual' }, settings: { maxPages: 200, politenessDelayMs: 0, privateHosts: hosts() } },
+      start: {
+        topic: topic.keywords,
+        seeds,
+        source: { kind: 'manual' },
+        settings: { maxPages: 200, politenessDelayMs: 0, privateHosts: hosts() },
+      },
     });
     await app.runner.whenIdle();
     await ask(app, { type: 'forager/watch', id: record.id, schedule: 'weekly' });

@@ -9,4 +9,12 @@ export {
   PERIOD_MS,
   SCHEDULES,
 } from './schedule';
-export { VIEW_REST_ROWS, type WatchNotice, type WatchNoticeKey, type WatchSay, Watcher, type WatcherDeps, type WatchView } from './watcher';
+export {
+  VIEW_REST_ROWS,
+  type WatchNotice,
+  type WatchNoticeKey,
+  type WatchSay,
+  Watcher,
+  type WatcherDeps,
+  type WatchView,
+} from './watcher';

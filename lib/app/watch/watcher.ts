@@ -80,7 +80,10 @@ export class Watcher {
     for (const p of pages) {
       known.set(p.url, p);
       if (p.etag || p.lastModified) {
-        validators.set(p.url, { ...(p.etag ? { etag: p.etag } : {}), ...(p.lastModified ? { lastModified: p.lastModified } : {}) });
+        validators.set(p.url, {
+          ...(p.etag ? { etag: p.etag } : {}),
+          ...(p.lastModified ? { lastModified: p.lastModified } : {}),
+        });
       }
     }
     const check = watch.check;

@@ -20,15 +20,7 @@
  * Time (timeouts, pauses, Retry-After) runs on the injected {@link Clock}.
  */
 import { type Clock, realClock } from '../clock';
-import type {
-  FetchFailure,
-  FetchNotModified,
-  FetchOutcome,
-  FetchSuccess,
-  PageFetcher,
-  SkipReason,
-  Validators,
-} from '../types';
+import type { FetchFailure, FetchNotModified, FetchOutcome, FetchSuccess, PageFetcher, SkipReason, Validators } from '../types';
 import { RobotsCache, type RobotsVerdict } from './robots';
 import { checkUrl, type UrlPolicy } from '../url/rules';
 import { canonicalizeUrl, originOf } from '../url/canonical';
@@ -183,16 +175,12 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     });
     const conditional = hasValidators(validators) ? validators : undefined;
     counters.requests++;
-    let response = await deadline.race(
-      fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'manual', conditional)),
-    );
+    let response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'manual', conditional)));
     let finalUrl = url;
     if (response.type === 'opaqueredirect') {
       counters.requests++;
       try {
-        response = await deadline.race(
-          fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow', conditional)),
-        );
+        response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow', conditional)));
       } catch (error) {
         if (classifyError(error, deadline).reason !== 'network') throw error; // timeouts and aborts as usual
         // The extension's browser rules refuse hops to private hosts this way too (lib/app/network-guard.ts).
@@ -341,15 +329,15 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
             current,
             deadline,
             (ms) => {
-            if (ms <= maxRetryAfterMs) notBeforeMs = ms;
-            else {
-              leaveAlone(
-                origin,
-                `not contacted: the site asked for a pause of ${Math.ceil(ms / 1000)} s (Retry-After), longer than the ` +
-                  `${Math.round(maxRetryAfterMs / 1000)} s a crawl waits for one site`,
-              );
-            }
-          },
+              if (ms <= maxRetryAfterMs) notBeforeMs = ms;
+              else {
+                leaveAlone(
+                  origin,
+                  `not contacted: the site asked for a pause of ${Math.ceil(ms / 1000)} s (Retry-After), longer than the ` +
+                    `${Math.round(maxRetryAfterMs / 1000)} s a crawl waits for one site`,
+                );
+              }
+            },
             redirects === 0 ? validators : undefined,
           );
         } catch (error) {
