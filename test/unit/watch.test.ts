@@ -236,6 +236,7 @@ describe('watch checks against the test web', () => {
     const newRelevant = after.watch!.check!.newRelevant!;
     expect(newRelevant).toBeGreaterThan(0);
     expect(badge).toBe(newRelevant);
+    expect(notices.filter((n) => n.crawlId === record.id)).toHaveLength(1); // one check, one notice
     expect(notices.at(-1)).toMatchObject({ crawlId: record.id });
     expect(notices.at(-1)!.message).toContain(topic.keywords);
     await ask(app, { type: 'forager/watchSeen', id: record.id });
