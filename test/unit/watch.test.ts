@@ -261,6 +261,20 @@ describe('watch checks against the test web', () => {
     expect((await store.getCrawl(record.id))!.watch).toMatchObject({ skipped: { at: clock, reason: 'metered' } });
     expect(app.runner.activeId).toBeNull();
     conditions = {};
+    // Another crawl running (its pages held): the due check waits, one crawl at a time, and is not called skipped.
+    const lastStart = (await store.getCrawl(record.id))!.watch!.check!.startedAt;
+    gate.allow(0);
+    const other = await ask<CrawlRecord>(app, {
+      type: 'forager/start',
+      start: { topic: 'other', seeds: [seeds[1]], source: { kind: 'manual' }, settings: { maxPages: 5, privateHosts: hosts() } },
+    });
+    await until(async () => gate.held().length > 0, 'the other crawl to wait for its page');
+    await app.watcher.tick();
+    expect(app.runner.activeId).toBe(other.id);
+    expect((await store.getCrawl(record.id))!.watch!.check!.startedAt).toBe(lastStart);
+    await ask(app, { type: 'forager/stop', id: other.id });
+    gate.open();
+    // Its end is a tick too: the check that catches up starts then (or at the tick below, whichever comes first).
     await app.watcher.tick();
     const startedAt = clock;
     await checked(store, record.id, startedAt);
