@@ -29,7 +29,7 @@ import {
 import { useHidden } from '../ui/hidden';
 import { type MessageKey, t } from '../ui/i18n';
 import { loadDefaults } from '../ui/settings';
-import { useWatchDiff, WatchPanel } from './watch';
+import { useWatchDiff, WatchNote, WatchPanel } from './watch';
 
 const FORMAT_LABEL: Record<ExportFormat, MessageKey> = {
   json: 'formatJson',
@@ -205,6 +205,7 @@ function CrawlCard({ record, count, onError }: { record: CrawlRecord; count: num
           <time dateTime={new Date(record.createdAt).toISOString()} title={new Date(record.createdAt).toLocaleString()}>
             {relativeTime(record.createdAt)}
           </time>
+          <WatchNote record={record} />
         </div>
       </div>
       <span class="card-count" data-testid="crawl-item-count">

@@ -18,6 +18,17 @@ export function useWatchDiff(record: CrawlRecord | null, pages: PageResult[]): W
   return useMemo(() => (watch ? diffPages(pages, watch) : null), [watch, pages]);
 }
 
+/** " · watched daily" on a crawl's card in the list of crawls, for a watched crawl. */
+export function WatchNote({ record }: { record: CrawlRecord }) {
+  if (!record.watch) return null;
+  return (
+    <span data-testid="crawl-item-watch">
+      {' · '}
+      {t(record.watch.schedule === 'daily' ? 'watchCardDaily' : 'watchCardWeekly')}
+    </span>
+  );
+}
+
 const when = (time: number) => new Date(time).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function WatchPanel({

@@ -993,6 +993,8 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       for (const url of [...changed, touched, ...linking]) expect(status(url), url).toBe(200);
       const check = await driver.background(async (f, crawlId) => (await f.store.getCrawl(crawlId))!.watch!.check!, id);
       expect(check).toMatchObject({ outcome: 'done', newPages: 2, changedPages: 2, notModified: unchanged.length });
+      // The watch's view, with its lists, light and dark: no serious or critical axe violation.
+      expect(await axeProblems(view, browserName === 'chromium')).toEqual([]);
       await view.close();
 
       // And again after another restart: the lists are what the check found.
@@ -1001,6 +1003,10 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       await view.waitForSelector(`${tid('watch-new')} ${tid('result-row')}`, { timeout: 60_000 });
       expect(await listed()).toEqual({ added: [...added].sort(), changed: [...changed].sort() });
       await view.close();
+      // The list of crawls says which is watched.
+      const list = await driver.open('results.html#/');
+      await list.waitForSelector(`${tid('crawl-item')}[data-crawl-id="${id}"] ${tid('crawl-item-watch')}`, { timeout: 60_000 });
+      await list.close();
     } finally {
       await small.close();
     }
