@@ -19,7 +19,7 @@ import {
 import { createPortEvaluator, type EvaluatorPorts, offscreenEnsurer } from '../lib/app/evaluator/port-evaluator';
 import { describeStrategies } from '../lib/app/handlers';
 import { networkGuardRules } from '../lib/app/network-guard';
-import type { EvaluatorPortHandoff, TabContext } from '../lib/app/protocol';
+import { BATTERY_QUERY, type BatteryAnswer, type EvaluatorPortHandoff, type TabContext } from '../lib/app/protocol';
 import type { DeviceConditions } from '../lib/app/watch';
 import { createIdbStore } from '../lib/app/store/idb-store';
 import { draftFromMenu, type MenuClick, type PageText, startHash, toSerpInfo } from '../lib/app/view/start-draft';
@@ -80,24 +80,33 @@ interface ServiceWorkerClients {
   }): Promise<{ url: string; postMessage(message: unknown, transfer: Transferable[]): void }[]>;
 }
 
+/** Chrome's offscreen document, made once when first needed (the evaluator's Worker; the battery's state). */
+const ensureOffscreen = import.meta.env.FIREFOX
+  ? async () => {}
+  : (() => {
+      const chromeApi = (globalThis as unknown as { chrome: ChromeExtras }).chrome;
+      const url = browser.runtime.getURL('/offscreen.html');
+      return offscreenEnsurer({
+        exists: async () =>
+          (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
+        create: () =>
+          chromeApi.offscreen.createDocument({
+            url,
+            reasons: ['WORKERS', 'BATTERY_STATUS'],
+            justification:
+              'Parses and scores fetched pages in a Web Worker, off the service worker; reads the battery before a scheduled re-crawl.',
+          }),
+      });
+    })();
+
 function makeEvaluator(): Evaluator {
   if (import.meta.env.FIREFOX) {
     // Firefox's background is an event page: it has Worker itself.
     return createGuardedEvaluator({ spawn: spawnEvaluatorWorker, timeoutMs: 15_000 });
   }
-  const chromeApi = (globalThis as unknown as { chrome: ChromeExtras }).chrome;
   const clients = (globalThis as unknown as { clients: ServiceWorkerClients }).clients;
   const url = browser.runtime.getURL('/offscreen.html');
-  const ensureReady = offscreenEnsurer({
-    exists: async () =>
-      (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
-    create: () =>
-      chromeApi.offscreen.createDocument({
-        url,
-        reasons: ['WORKERS'],
-        justification: 'Parses and scores fetched pages in a Web Worker, off the service worker.',
-      }),
-  });
+  const ensureReady = ensureOffscreen;
   // Only when a new port is needed (first page, service-worker restart, Worker replaced): not per page.
   const deliver = async (ports: EvaluatorPorts, replace: boolean) => {
     for (let attempt = 0; ; attempt++) {
@@ -159,9 +168,24 @@ async function inspectTab(tabId: number): Promise<TabContext> {
  * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark (a
  * time stamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
  */
+/** The battery as Chrome's offscreen document reads it (the service worker has no getBattery); null: unknown. */
+async function offscreenBattery(): Promise<BatteryAnswer> {
+  if (import.meta.env.FIREFOX) return null;
+  try {
+    await ensureOffscreen();
+    const answer = await Promise.race([
+      browser.runtime.sendMessage(BATTERY_QUERY) as Promise<BatteryAnswer>,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+    ]);
+    return answer && typeof answer.charging === 'boolean' && typeof answer.level === 'number' ? answer : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * What this browser tells about the device, here: Chrome's service worker has `navigator.connection` (saveData, and a
- * type on ChromeOS and Android) but no `navigator.getBattery` (documents only); Firefox's event page has neither
+ * type on ChromeOS and Android) and its offscreen document `navigator.getBattery()`; Firefox's event page has neither
  * (desktop Firefox hides both from extensions). Whatever is missing counts as "nothing known".
  */
 async function deviceConditions(): Promise<DeviceConditions> {
@@ -179,6 +203,9 @@ async function deviceConditions(): Promise<DeviceConditions> {
     } catch {
       // not allowed here: nothing known
     }
+  } else {
+    const battery = await offscreenBattery();
+    if (battery) out.battery = battery;
   }
   return out;
 }
@@ -412,6 +439,18 @@ export default defineBackground(() => {
   // For end-to-end tests and debugging from the worker's console.
   const { runner, hub, handle, ready, watcher } = app;
   Object.assign(globalThis, {
-    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge, notices, watcher },
+    forager: {
+      runner,
+      store,
+      hub,
+      handle,
+      onMenuClick,
+      ready,
+      addressGuard: () => addressGuard,
+      badge,
+      notices,
+      watcher,
+      conditions: deviceConditions,
+    },
   });
 });

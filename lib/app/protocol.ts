@@ -189,6 +189,21 @@ export interface EvaluatorCrashNotice {
   reason: string;
 }
 
+/**
+ * Service worker -> Chrome's offscreen document, over runtime messaging: what `navigator.getBattery()` says (a
+ * document's API; the service worker has none). Answered with {@link BatteryAnswer}; `target` keeps the background's
+ * own request handler from taking it.
+ */
+export interface BatteryQuery {
+  target: 'offscreen';
+  type: 'forager/battery';
+}
+
+/** The battery as the offscreen document reads it; null when the API is missing or refuses. */
+export type BatteryAnswer = { charging: boolean; level: number } | null;
+
+export const BATTERY_QUERY: BatteryQuery = { target: 'offscreen', type: 'forager/battery' };
+
 const hasType = (message: unknown, type: string): boolean =>
   typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
 
@@ -200,6 +215,11 @@ export function isEvaluatorPortHandoff(message: unknown): message is EvaluatorPo
 /** True for the offscreen document's hand-off of a port to its Worker. */
 export function isWorkerPortHandoff(message: unknown): message is WorkerPortHandoff {
   return hasType(message, 'forager/worker-port');
+}
+
+/** True for the service worker's battery question (the offscreen document's runtime listener answers only this). */
+export function isBatteryQuery(message: unknown): message is BatteryQuery {
+  return hasType(message, 'forager/battery') && (message as { target?: unknown }).target === 'offscreen';
 }
 
 /** True for a crash notice on the control port. */

@@ -38,7 +38,7 @@ import {
 } from '../../harness/browsers';
 import type { CrawlRunner } from '../../lib/app/runner';
 import type { CrawlStore } from '../../lib/app/store/types';
-import type { Watcher } from '../../lib/app/watch';
+import type { DeviceConditions, Watcher } from '../../lib/app/watch';
 import type { MenuClick } from '../../lib/app/view/start-draft';
 
 export type BrowserName = 'chromium' | 'firefox';
@@ -54,6 +54,8 @@ export interface ForagerGlobal {
   notices: { crawlId: string; title: string; message: string; shown: boolean; created?: string }[];
   /** Topic watches (lib/app/watch). */
   watcher: Watcher;
+  /** What the browser tells the background about the device (entrypoints/background.ts deviceConditions). */
+  conditions(): Promise<DeviceConditions>;
   /** Set by tests to tell one background instance from the next. */
   e2eMark?: string;
 }

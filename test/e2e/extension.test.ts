@@ -1003,6 +1003,14 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       await view.waitForSelector(`${tid('watch-new')} ${tid('result-row')}`, { timeout: 60_000 });
       expect(await listed()).toEqual({ added: [...added].sort(), changed: [...changed].sort() });
       await view.close();
+      // What the browser tells a scheduled check (lib/app/watch conditionsVerdict): Chromium's offscreen document
+      // reads the battery (headless: a mains-powered machine), its service worker the data saver (off); Firefox tells
+      // an extension nothing.
+      const conditions = await driver.background((f) => f.conditions());
+      if (browserName === 'chromium') {
+        expect(conditions.battery).toMatchObject({ charging: expect.any(Boolean), level: expect.any(Number) });
+        expect(conditions.saveData).toBeUndefined();
+      } else expect(conditions).toEqual({});
       // The list of crawls says which is watched.
       const list = await driver.open('results.html#/');
       await list.waitForSelector(`${tid('crawl-item')}[data-crawl-id="${id}"] ${tid('crawl-item-watch')}`, { timeout: 60_000 });
