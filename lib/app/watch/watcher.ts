@@ -78,7 +78,14 @@ export class Watcher {
     const validators = new Map<string, Validators>();
     const known = new Map<string, KnownPage>();
     for (const p of pages) {
-      known.set(p.url, p);
+      // What the diff needs only: the pages' texts need not stay in memory for the whole run.
+      known.set(p.url, {
+        contentHash: p.contentHash,
+        firstSeenAt: p.firstSeenAt,
+        changedAt: p.changedAt,
+        depth: p.depth,
+        from: p.from,
+      });
       if (p.etag || p.lastModified) {
         validators.set(p.url, {
           ...(p.etag ? { etag: p.etag } : {}),
@@ -89,8 +96,8 @@ export class Watcher {
     const check = watch.check;
     return {
       validators,
-      // As many known pages as one run may read: the best first.
-      revisit: pages.slice(0, record.settings.maxPages).map((p) => p.url),
+      // As many known pages as one run may read and its frontier hold (more would be evicted unread): the best first.
+      revisit: pages.slice(0, Math.min(record.settings.maxPages, record.settings.maxBuffer)).map((p) => p.url),
       annotate: (page) => annotatePage(page, known.get(page.url), check),
     };
   }
