@@ -993,6 +993,18 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       for (const url of [...changed, touched, ...linking]) expect(status(url), url).toBe(200);
       const check = await driver.background(async (f, crawlId) => (await f.store.getCrawl(crawlId))!.watch!.check!, id);
       expect(check).toMatchObject({ outcome: 'done', newPages: 2, changedPages: 2, notModified: unchanged.length });
+      // The notice ("N new pages on <topic>") was decided on, through the end-of-crawl notice (turned off here).
+      const notice = await waitFor(
+        () =>
+          driver.background(
+            (f, crawlId, words) => f.notices.find((n) => n.crawlId === crawlId && n.message.includes(words)) ?? null,
+            id,
+            topicWords,
+          ),
+        "the watch's notice",
+        30_000,
+      );
+      expect(notice.message).toMatch(/^\d+ new pages? on /);
       // The watch's view, with its lists, light and dark: no serious or critical axe violation.
       expect(await axeProblems(view, browserName === 'chromium')).toEqual([]);
       await view.close();
