@@ -10,6 +10,7 @@
  *                time from the Crawl click to the first fresh row (needs `npm run build`)
  *   library    - the library's full-text search over 10,000 stored pages: indexing, reload after a worker stop,
  *                query medians
+ *   watch      - a topic watch's check against the crawl it checks: requests, 304s, evaluations, bytes
  * Run it on a quiet machine: these 2-core machines are shared, so compare figures from one run only
  * (bench/RESULTS.md keeps what was measured, with the load at the time).
  */
@@ -21,6 +22,7 @@ import { benchFrontier } from './frontier';
 import { benchLibrary } from './library';
 import { benchPeer, peerTable } from './peer';
 import { benchPoliteness } from './politeness';
+import { benchWatch } from './watch';
 
 const only = new Set(process.argv.slice(2));
 const want = (part: string) => only.size === 0 || only.has(part);
@@ -46,6 +48,7 @@ if (want('peer')) {
 }
 if (want('politeness')) print('politeness on: 1 s per site, 8 sites, 50 ms answers', await benchPoliteness());
 if (want('library')) print('library search (10,000 stored pages)', await benchLibrary());
+if (want('watch')) print('topic watch: a check after 5% of the pages changed, 5% touched (300-page budget)', await benchWatch());
 if (want('extension')) {
   if (!existsSync('.output/chrome-mv3/manifest.json')) {
     console.log('\n== extension: skipped, run `npm run build` first');

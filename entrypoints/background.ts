@@ -19,7 +19,8 @@ import {
 import { createPortEvaluator, type EvaluatorPorts, offscreenEnsurer } from '../lib/app/evaluator/port-evaluator';
 import { describeStrategies } from '../lib/app/handlers';
 import { networkGuardRules } from '../lib/app/network-guard';
-import type { EvaluatorPortHandoff, TabContext } from '../lib/app/protocol';
+import { BATTERY_QUERY, type BatteryAnswer, type EvaluatorPortHandoff, type TabContext } from '../lib/app/protocol';
+import type { DeviceConditions } from '../lib/app/watch';
 import { createIdbStore } from '../lib/app/store/idb-store';
 import { draftFromMenu, type MenuClick, type PageText, startHash, toSerpInfo } from '../lib/app/view/start-draft';
 import { createFetcher, type Evaluator, errorMessage, listStrategies } from '../lib/engine';
@@ -28,6 +29,9 @@ import { spawnEvaluatorWorker } from './worker/spawn';
 
 const MENU_ID = 'forager-crawl-from-here';
 const KEEPALIVE_ALARM = 'forager-keepalive';
+/** One ticking alarm for every topic watch: each tick looks at which is due (lib/app/watch). */
+const WATCH_ALARM = 'forager-watch';
+const WATCH_TICK_MINUTES = 15;
 const SESSION_MARK = 'forager.session';
 /** storage.local key of the options page's "tell me when a crawl ends" (entrypoints/ui/settings.ts NOTIFY_KEY). */
 const NOTIFY_KEY = 'forager.notifyOnEnd';
@@ -76,24 +80,33 @@ interface ServiceWorkerClients {
   }): Promise<{ url: string; postMessage(message: unknown, transfer: Transferable[]): void }[]>;
 }
 
+/** Chrome's offscreen document, made once when first needed (the evaluator's Worker; the battery's state). */
+const ensureOffscreen = import.meta.env.FIREFOX
+  ? async () => {}
+  : (() => {
+      const chromeApi = (globalThis as unknown as { chrome: ChromeExtras }).chrome;
+      const url = browser.runtime.getURL('/offscreen.html');
+      return offscreenEnsurer({
+        exists: async () =>
+          (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
+        create: () =>
+          chromeApi.offscreen.createDocument({
+            url,
+            reasons: ['WORKERS', 'BATTERY_STATUS'],
+            justification:
+              'Parses and scores fetched pages in a Web Worker, off the service worker; reads the battery before a scheduled re-crawl.',
+          }),
+      });
+    })();
+
 function makeEvaluator(): Evaluator {
   if (import.meta.env.FIREFOX) {
     // Firefox's background is an event page: it has Worker itself.
     return createGuardedEvaluator({ spawn: spawnEvaluatorWorker, timeoutMs: 15_000 });
   }
-  const chromeApi = (globalThis as unknown as { chrome: ChromeExtras }).chrome;
   const clients = (globalThis as unknown as { clients: ServiceWorkerClients }).clients;
   const url = browser.runtime.getURL('/offscreen.html');
-  const ensureReady = offscreenEnsurer({
-    exists: async () =>
-      (await chromeApi.runtime.getContexts({ contextTypes: ['OFFSCREEN_DOCUMENT'], documentUrls: [url] })).length > 0,
-    create: () =>
-      chromeApi.offscreen.createDocument({
-        url,
-        reasons: ['WORKERS'],
-        justification: 'Parses and scores fetched pages in a Web Worker, off the service worker.',
-      }),
-  });
+  const ensureReady = ensureOffscreen;
   // Only when a new port is needed (first page, service-worker restart, Worker replaced): not per page.
   const deliver = async (ports: EvaluatorPorts, replace: boolean) => {
     for (let attempt = 0; ; attempt++) {
@@ -155,6 +168,48 @@ async function inspectTab(tabId: number): Promise<TabContext> {
  * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark (a
  * time stamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
  */
+/** The battery as Chrome's offscreen document reads it (the service worker has no getBattery); null: unknown. */
+async function offscreenBattery(): Promise<BatteryAnswer> {
+  if (import.meta.env.FIREFOX) return null;
+  try {
+    await ensureOffscreen();
+    const answer = await Promise.race([
+      browser.runtime.sendMessage(BATTERY_QUERY) as Promise<BatteryAnswer>,
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+    ]);
+    return answer && typeof answer.charging === 'boolean' && typeof answer.level === 'number' ? answer : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What this browser tells about the device, here: Chrome's service worker has `navigator.connection` (saveData, and a
+ * type on ChromeOS and Android) and its offscreen document `navigator.getBattery()`; Firefox's event page has neither
+ * (desktop Firefox hides both from extensions). Whatever is missing counts as "nothing known".
+ */
+async function deviceConditions(): Promise<DeviceConditions> {
+  const nav = globalThis.navigator as Navigator & {
+    connection?: { saveData?: boolean; type?: string };
+    getBattery?: () => Promise<{ charging: boolean; level: number }>;
+  };
+  const out: DeviceConditions = {};
+  if (nav.connection?.saveData) out.saveData = true;
+  if (nav.connection?.type === 'cellular') out.metered = true;
+  if (typeof nav.getBattery === 'function') {
+    try {
+      const battery = await nav.getBattery();
+      out.battery = { charging: battery.charging, level: battery.level };
+    } catch {
+      // not allowed here: nothing known
+    }
+  } else {
+    const battery = await offscreenBattery();
+    if (battery) out.battery = battery;
+  }
+  return out;
+}
+
 async function clearStorage(): Promise<void> {
   await browser.storage.local.clear();
   const session = Object.keys(await browser.storage.session.get(null)).filter((key) => key !== SESSION_MARK);
@@ -271,6 +326,10 @@ export default defineBackground(() => {
     extensionId: browser.runtime.id,
     ownPagePrefix: browser.runtime.getURL('/'),
     clearStorage,
+    watchSay: t,
+    conditions: deviceConditions,
+    onWatchCount: (n) => badge.setWatchCount(n),
+    onWatchNotice: (notice) => void notifyEnd(notice),
   });
 
   // Toolbar badge: new relevant pages of the latest crawl, coloured by its state (lib/app/badge.ts).
@@ -329,8 +388,15 @@ export default defineBackground(() => {
   browser.permissions.onAdded?.addListener(() => listenToNoticeClicks());
 
   browser.runtime.onStartup.addListener(() => app.browserStarted());
-  // Waking the worker is the alarm's whole job: start-up recovery resumes the crawl.
-  browser.alarms.onAlarm.addListener(() => {});
+  // The keep-alive alarm's whole job is waking the worker (start-up recovery resumes the crawl); the watch alarm's is
+  // a tick. Alarms may not outlive a browser restart (Firefox drops them), so the watch alarm is made at every start
+  // when missing (never remade when present: that would push its next tick back each time the worker wakes).
+  browser.alarms.onAlarm.addListener((alarm) => {
+    if (alarm.name === WATCH_ALARM) void app.ready.then(() => app.watcher.tick());
+  });
+  void browser.alarms.get(WATCH_ALARM).then((alarm) => {
+    if (!alarm) void browser.alarms.create(WATCH_ALARM, { periodInMinutes: WATCH_TICK_MINUTES });
+  });
   browser.runtime.onMessage.addListener((message: unknown, sender) => app.onMessage(message, sender));
   browser.runtime.onConnect.addListener((port) => app.onConnect(port));
 
@@ -371,8 +437,20 @@ export default defineBackground(() => {
   browser.contextMenus.onClicked.addListener((info, tab) => void onMenuClick(info as MenuClick & { menuItemId: string }, tab));
 
   // For end-to-end tests and debugging from the worker's console.
-  const { runner, hub, handle, ready } = app;
+  const { runner, hub, handle, ready, watcher } = app;
   Object.assign(globalThis, {
-    forager: { runner, store, hub, handle, onMenuClick, ready, addressGuard: () => addressGuard, badge, notices },
+    forager: {
+      runner,
+      store,
+      hub,
+      handle,
+      onMenuClick,
+      ready,
+      addressGuard: () => addressGuard,
+      badge,
+      notices,
+      watcher,
+      conditions: deviceConditions,
+    },
   });
 });

@@ -327,16 +327,23 @@ export async function startDemoSerp(
 export interface ChromiumSession {
   browser: Browser;
   extensionId: string;
-  /** A fresh profile directory, removed by close(). */
+  /** The profile directory: a fresh one, removed by close(), unless the caller gave its own (then kept). */
   userDataDir: string;
   /** The current service worker (waits for one, and for the background to be ready). */
   worker(): Promise<WebWorker>;
   close(): Promise<void>;
 }
 
-/** Launches Debian's Chromium with the extension in `dir` loaded, in a fresh profile. */
-export async function launchChromium(dir: string, opts: { headless?: boolean; args?: string[] } = {}): Promise<ChromiumSession> {
-  const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'forager-chromium-'));
+/**
+ * Launches Debian's Chromium with the extension in `dir` loaded, in a fresh profile, or in `userDataDir` (kept when
+ * the browser closes: launching again on it is a browser restart, the extension's id and storage the same).
+ */
+export async function launchChromium(
+  dir: string,
+  opts: { headless?: boolean; args?: string[]; userDataDir?: string } = {},
+): Promise<ChromiumSession> {
+  const own = opts.userDataDir === undefined;
+  const userDataDir = opts.userDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'forager-chromium-'));
   let browser: Browser;
   try {
     browser = await puppeteer.launch({
@@ -359,7 +366,7 @@ export async function launchChromium(dir: string, opts: { headless?: boolean; ar
       ],
     });
   } catch (e) {
-    rmSync(userDataDir, { recursive: true, force: true });
+    if (own) rmSync(userDataDir, { recursive: true, force: true });
     throw e;
   }
   const swTarget = await browser.waitForTarget(
@@ -374,7 +381,7 @@ export async function launchChromium(dir: string, opts: { headless?: boolean; ar
     worker: () => backgroundWorker(browser, extensionId),
     close: async () => {
       await browser.close().catch(() => {});
-      rmSync(userDataDir, { recursive: true, force: true });
+      if (own) rmSync(userDataDir, { recursive: true, force: true });
     },
   };
   return session;
@@ -467,9 +474,14 @@ export interface FirefoxSession {
  * and fixes its internal UUID (so its pages have a known URL). `downloadDir`: where downloads land, without asking.
  * `prefs`: more Firefox preferences.
  */
+/**
+ * Launches Firefox ESR with the extension installed as a temporary add-on. With `profileDir`, in that profile, kept
+ * when the browser closes, and the add-on's UUID and storage kept when it is uninstalled (a temporary add-on is, at
+ * shutdown): launching again on the profile, which installs it again, is a browser restart that loses no data.
+ */
 export async function launchFirefox(
   extension: string,
-  options: { downloadDir?: string; prefs?: Record<string, unknown> } = {},
+  options: { downloadDir?: string; prefs?: Record<string, unknown>; profileDir?: string } = {},
 ): Promise<FirefoxSession> {
   const uuid = FIREFOX_UUID;
   const downloads = options.downloadDir
@@ -488,7 +500,11 @@ export async function launchFirefox(
     executablePath: FIREFOX,
     headless: true,
     args: ['--remote-allow-system-access'],
+    ...(options.profileDir ? { userDataDir: options.profileDir } : {}),
     extraPrefsFirefox: {
+      ...(options.profileDir
+        ? { 'extensions.webextensions.keepStorageOnUninstall': true, 'extensions.webextensions.keepUuidOnUninstall': true }
+        : {}),
       'extensions.webextensions.uuids': JSON.stringify({ [GECKO_ID]: uuid }),
       // Stay off the network: no update checks, telemetry or captive-portal probes.
       'app.update.enabled': false,

@@ -1,8 +1,11 @@
 /**
- * Chrome's offscreen document (reason WORKERS): hosts the evaluator Worker, which the service worker cannot start.
- * It carries no evaluation traffic itself: the service worker posts it a MessagePort (`Client.postMessage`), which it
- * hands on to the Worker; calls then go service worker <-> Worker directly (lib/app/evaluator/port-evaluator).
+ * Chrome's offscreen document (reasons WORKERS and BATTERY_STATUS): hosts the evaluator Worker, which the service
+ * worker cannot start. It carries no evaluation traffic itself: the service worker posts it a MessagePort
+ * (`Client.postMessage`), which it hands on to the Worker; calls then go service worker <-> Worker directly
+ * (lib/app/evaluator/port-evaluator). It also answers one runtime message, the battery's state (`navigator.getBattery`
+ * exists in documents only), which a topic watch asks before a scheduled check.
  */
+import { type BatteryAnswer, isBatteryQuery } from '../../lib/app/protocol';
 import { createEvaluatorHost } from '../../lib/app/evaluator/evaluator-host';
 import { startEvaluatorWorker } from '../worker/spawn';
 
@@ -14,3 +17,15 @@ navigator.serviceWorker.addEventListener('message', (event: MessageEvent) => {
 });
 // Messages posted before this script ran were queued; this delivers them (addEventListener alone does not).
 navigator.serviceWorker.startMessages();
+
+browser.runtime.onMessage.addListener((message: unknown) => {
+  if (!isBatteryQuery(message)) return undefined; // not ours
+  const nav = navigator as Navigator & { getBattery?: () => Promise<{ charging: boolean; level: number }> };
+  const read: Promise<BatteryAnswer> = nav.getBattery
+    ? nav.getBattery().then(
+        (b) => ({ charging: b.charging, level: b.level }),
+        () => null,
+      )
+    : Promise.resolve(null);
+  return read;
+});

@@ -29,6 +29,7 @@ import {
 import { useHidden } from '../ui/hidden';
 import { type MessageKey, t } from '../ui/i18n';
 import { loadDefaults } from '../ui/settings';
+import { useWatchDiff, WatchNote, WatchPanel } from './watch';
 
 const FORMAT_LABEL: Record<ExportFormat, MessageKey> = {
   json: 'formatJson',
@@ -204,6 +205,7 @@ function CrawlCard({ record, count, onError }: { record: CrawlRecord; count: num
           <time dateTime={new Date(record.createdAt).toISOString()} title={new Date(record.createdAt).toLocaleString()}>
             {relativeTime(record.createdAt)}
           </time>
+          <WatchNote record={record} />
         </div>
       </div>
       <span class="card-count" data-testid="crawl-item-count">
@@ -350,8 +352,10 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
   }, [id, showSkips]);
 
   const counts = useMemo(() => countsOf(pages), [pages]);
+  // A watched crawl lists its new and changed pages first (WatchPanel), the rest below.
+  const watchDiff = useWatchDiff(snap && snap !== 'loading' ? snap.record : null, pages);
   const filtered = useMemo(() => {
-    let list = visiblePages(pages, counts.cut, {
+    let list = visiblePages(watchDiff ? watchDiff.rest : pages, counts.cut, {
       showSearch: view.showSearch,
       showLow: view.showLow,
       hidden: view.showHidden ? undefined : hidden,
@@ -360,7 +364,7 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
     const q = query.trim().toLowerCase();
     if (q) list = list.filter((p) => `${displayTitle(p)} ${p.snippet} ${p.url}`.toLowerCase().includes(q));
     return sortPages(list, sort);
-  }, [pages, counts.cut, view, hidden, site, query, sort]);
+  }, [pages, watchDiff, counts.cut, view, hidden, site, query, sort]);
   const sites = useMemo(() => {
     const bySite = new Map<string, number>();
     for (const p of pages) {
@@ -444,6 +448,7 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
           <SkipList skips={skips} />
         </section>
       )}
+      {!failed && <WatchPanel record={r} diff={watchDiff} running={r.status === 'running'} onError={setError} />}
       {!failed && (
         <>
           <div class="list-head">

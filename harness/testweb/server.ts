@@ -22,6 +22,11 @@
  *   /hostile/internal    links to http://10.0.0.1/ and http://169.254.169.254/latest/meta-data/
  *   /hostile/to-private  302 to the `privateRedirect` URL (a private host; 404 when the option is not set)
  *   /private/secret.html on the private site: disallowed by robots.txt, served anyway (to catch impolite crawlers)
+ *
+ * Pages carry an ETag (a hash of their HTML) and a Last-Modified date, and answer conditional requests
+ * (If-None-Match first, else If-Modified-Since, as RFC 9110 says) with 304 and no body. Between two crawls a test can
+ * change a page's main text (`changePage`), touch only its footer (`touchPage`: new bytes and date, same main text)
+ * and add new pages linked from an existing one's navigation (`addPage`), to see what a topic watch makes of it.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -87,6 +92,20 @@ export interface RunningTestWeb {
   requests: RequestLog[];
   /** How many requests this absolute URL received. */
   requestCount(url: string): number;
+  /**
+   * Changes a page's main text (a paragraph added at the end of its <main>) and its Last-Modified; its ETag changes
+   * with its HTML. Returns the page's URL.
+   */
+  changePage(key: string, text?: string): string;
+  /** Changes only a page's footer (a new "updated" date), as ads and dates do: new bytes, new ETag, same main text. */
+  touchPage(key: string): string;
+  /**
+   * Adds an on-topic article on `from`'s site, linked from `from`'s navigation (boilerplate: `from`'s main text stays
+   * as it was, its bytes do not). Returns the new page's URL.
+   */
+  addPage(from: string, slug: string): string;
+  /** What each request was answered with, in the order of `requests` (status code; 0 while unanswered). */
+  statuses: number[];
   /** Stops all servers, ending hanging and trickling responses. Idempotent. */
   close(): Promise<void>;
 }
@@ -130,6 +149,12 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
   const rendered = new Map<string, string>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   const refusedAt = new Map<string, number>();
+  const statuses: number[] = [];
+  /** Footer text per page key (touchPage), rendered after the page's own HTML. */
+  const footers = new Map<string, string>();
+  /** Last-Modified dates set by changes, one second apart from each other and from the generated ones. */
+  let changes = 0;
+  const changedDate = () => new Date(Date.UTC(2031, 0, 1) + ++changes * 1000).toUTCString();
   let closed = false;
 
   const topicOfSite = (site: string): TestTopic => {
@@ -137,12 +162,30 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
     return web.topics.find((t) => t.id === id) ?? web.topics[web.sites.indexOf(site) % web.topics.length];
   };
   const sitePages = (site: string) => [...web.pages.values()].filter((p) => p.site === site && p.kind === 'article');
-  const servePage = (res: http.ServerResponse, page: TestPage) => {
+  const servePage = (req: http.IncomingMessage, res: http.ServerResponse, page: TestPage) => {
     let html = rendered.get(page.key);
-    if (html === undefined) rendered.set(page.key, (html = renderPage(page, originOf, { hostile })));
+    if (html === undefined) {
+      html = renderPage(page, originOf, { hostile });
+      const footer = footers.get(page.key);
+      if (footer) html = html.replace('</footer>', `<p>${escapeHtml(footer)}</p></footer>`);
+      rendered.set(page.key, html);
+    }
+    const etag = `"${fnv1a(html).toString(16)}-${html.length.toString(16)}"`;
+    const validators = { ETag: etag, 'Last-Modified': page.lastModified };
+    const ifNoneMatch = req.headers['if-none-match'];
+    const ifModifiedSince = req.headers['if-modified-since'];
+    const notModified =
+      ifNoneMatch !== undefined
+        ? ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
+        : ifModifiedSince !== undefined && Date.parse(page.lastModified) <= Date.parse(ifModifiedSince);
+    if (notModified) {
+      res.writeHead(304, validators);
+      res.end();
+      return;
+    }
     res.writeHead(200, {
       'Content-Type': HTML,
-      'Last-Modified': page.lastModified,
+      ...validators,
       // A cookie the crawler must never send back (crawls omit credentials).
       'Set-Cookie': `forager_test=${page.site}; Path=/; SameSite=Lax`,
     });
@@ -167,7 +210,9 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
     const url = origin + (req.url ?? '/');
     const delayMs = delayOf(site, (req.url ?? '/').split('?')[0]);
     const entry: RequestLog = { url, site, method: req.method ?? 'GET', time: Date.now(), delayMs, headers: { ...req.headers } };
-    requests.push(entry);
+    const index = requests.push(entry) - 1;
+    statuses.push(0);
+    res.on('finish', () => (statuses[index] = res.statusCode));
     counts.set(url, (counts.get(url) ?? 0) + 1);
     res.on('error', () => {}); // a client that vanishes mid-response is not our problem
     const go = () => {
@@ -193,11 +238,11 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
         return;
       }
       if (site === web.privateSite && path === PRIVATE_PATH) {
-        servePage(res, web.privatePage);
+        servePage(req, res, web.privatePage);
         return;
       }
       const page = web.pages.get(site + path);
-      if (page) servePage(res, page);
+      if (page) servePage(req, res, page);
       else plain(res, 404, 'Not found');
     };
     const answer = () => {
@@ -456,19 +501,90 @@ export async function startTestWeb(opts: StartOptions = {}): Promise<RunningTest
     return closing;
   };
 
+  const urlOf = (page: TestPage | string) => {
+    const key = typeof page === 'string' ? page : page.key;
+    const slash = key.indexOf('/');
+    return originOf(key.slice(0, slash)) + key.slice(slash);
+  };
+  const pageOf = (key: string): TestPage => {
+    const page = web.pages.get(key);
+    if (!page) throw new Error(`no such page: ${key}`);
+    return page;
+  };
+
   return {
     origins,
     web,
     portalUrl: originOf(web.sites[0]) + web.pages.get(web.portal)!.path,
     requests,
-    urlOf: (page) => {
-      const key = typeof page === 'string' ? page : page.key;
-      const slash = key.indexOf('/');
-      return originOf(key.slice(0, slash)) + key.slice(slash);
+    statuses,
+    urlOf,
+    changePage(key, text) {
+      const page = pageOf(key);
+      const topic = web.topics.find((t) => t.id === page.topic) ?? null;
+      const rng = new Mulberry32(web.seed ^ (changes + 0x5ca1ab1e));
+      page.blocks.push({ tag: 'p', parts: [text ?? paragraph(rng, topic, Math.max(0.3, page.strength))] });
+      page.lastModified = changedDate();
+      rendered.delete(key);
+      return urlOf(key);
+    },
+    touchPage(key) {
+      const page = pageOf(key);
+      page.lastModified = changedDate();
+      footers.set(key, `Page updated ${page.lastModified}.`);
+      rendered.delete(key);
+      return urlOf(key);
+    },
+    addPage(from, slug) {
+      const source = pageOf(from);
+      const topic = web.topics.find((t) => t.id === source.topic) ?? web.topics[0];
+      const rng = new Mulberry32(web.seed ^ (web.pages.size + 0xadd));
+      const key = `${source.site}/${topic.id}/${slug}.html`;
+      if (web.pages.has(key)) throw new Error(`page exists: ${key}`);
+      const title = `${topic.name}: ${topic.vocabulary[rng.int(topic.vocabulary.length)]} ${topic.vocabulary[rng.int(topic.vocabulary.length)]} news`;
+      const page: TestPage = {
+        key,
+        site: source.site,
+        path: key.slice(source.site.length),
+        kind: 'article',
+        topic: topic.id,
+        strength: 0.6,
+        cluster: source.cluster ?? 0,
+        island: false,
+        bridge: false,
+        deadEnd: false,
+        title,
+        links: [from],
+        anchors: [source.title],
+        blocks: [
+          { tag: 'p', parts: [paragraph(rng, topic, 0.6)] },
+          { tag: 'p', parts: [paragraph(rng, topic, 0.6), ' ', { link: 0 }] },
+        ],
+        hostileLinks: [],
+        baseHref: false,
+        noindex: false,
+        lastModified: changedDate(),
+      };
+      web.pages.set(key, page);
+      const nav = source.blocks.find((b) => b.tag === 'nav');
+      source.links.push(key);
+      source.anchors.push(title);
+      if (nav) nav.parts.push({ link: source.links.length - 1 });
+      else source.blocks.unshift({ tag: 'nav', parts: [{ link: source.links.length - 1 }] });
+      source.lastModified = changedDate();
+      rendered.delete(from);
+      return urlOf(key);
     },
     requestCount: (url) => counts.get(url) ?? 0,
     close,
   };
+}
+
+/** FNV-1a over the UTF-16 code units (the ETag of a page's HTML). */
+function fnv1a(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** Encodes text whose characters are all below U+0100 one byte each (windows-1252 agrees with Latin-1 there). */

@@ -11,6 +11,7 @@ import { LiveHub, type Subscription } from './live';
 import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from './protocol';
 import { CrawlRunner, type FailureNotes, type StartKind } from './runner';
 import type { CrawlSettings, CrawlStore } from './store/types';
+import { type DeviceConditions, type WatchNotice, type WatchSay, Watcher } from './watch';
 
 /** Who sent a message or opened a port (runtime.MessageSender, the parts used). */
 export interface Sender {
@@ -105,11 +106,18 @@ export interface BackgroundParts {
   ownPagePrefix: string;
   /** Least time between two live updates to a UI, ms (default 250). */
   liveIntervalMs?: number;
+  /** Topic watches: the words of their notice, what the browser tells about the device, the badge count, the notice. */
+  watchSay?: WatchSay;
+  conditions?: () => Promise<DeviceConditions>;
+  onWatchCount?(count: number): void;
+  onWatchNotice?(notice: WatchNotice): void;
+  now?: () => number;
   onError?(error: unknown): void;
 }
 
 export interface BackgroundApp {
   runner: CrawlRunner;
+  watcher: Watcher;
   library: Library;
   hub: LiveHub;
   keepAlive: KeepAlive;
@@ -162,6 +170,9 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const retention = parts.retention ?? memoryRetention();
   const runner: CrawlRunner = new CrawlRunner({
     store: parts.store,
+    planRun: (record) => watcher.planRun(record),
+    onRunEnded: (record) => watcher.onRunEnded(record),
+    ...(parts.now ? { now: parts.now } : {}),
     evaluator: parts.evaluator,
     strategies: parts.strategies,
     guardNetwork: parts.guardNetwork,
@@ -184,10 +195,28 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     onError,
   });
 
+  const watcher: Watcher = new Watcher({
+    runner,
+    store: parts.store,
+    now: parts.now,
+    conditions: parts.conditions,
+    onCount: parts.onWatchCount,
+    onNotice: parts.onWatchNotice,
+    say: parts.watchSay ?? ((key, ...subs) => [key, ...subs].join(' ')),
+    onError,
+  });
+
   let started = false;
-  // A crawl left 'running' is resumed after a worker restart, paused after a browser restart.
+  // A crawl left 'running' is resumed after a worker restart, paused after a browser restart; then the watches are
+  // looked at (a check due while the browser was closed runs once; one a browser restart interrupted goes on).
   const ready = (async () => {
-    await runner.recover(await startKind(parts.session, () => started));
+    const kind = await startKind(parts.session, () => started);
+    await runner.recover(kind);
+    void watcher
+      .tick(kind === 'browser-start')
+      .then(() => watcher.count())
+      .then((n) => parts.onWatchCount?.(n))
+      .catch(onError);
   })().catch((error: unknown) => onError(new Error(`recovery failed: ${errorMessage(error)}`, { cause: error })));
 
   const handle = createRequestHandler({
@@ -197,6 +226,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     inspectTab: parts.inspectTab,
     library,
     retention,
+    watcher,
     clearStorage: parts.clearStorage,
     ready,
   });
@@ -206,6 +236,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
 
   return {
     runner,
+    watcher,
     library,
     hub,
     keepAlive,

@@ -3,6 +3,10 @@
  * crawl last heard of, coloured by its state; and, when the user asked for it, a notice when a crawl ends. Fed with
  * the live hub's batched updates (at most one per 250 ms), so it costs one badge call per batch. Browser-free: the
  * background passes the badge and notice functions in.
+ *
+ * Topic watches (lib/app/watch): while no crawl runs, the new relevant pages their last checks found and the user has
+ * not looked at yet, summed over watches, take the badge (in {@link WATCH_COLOR}). A watch's check is not "a crawl
+ * ending": it gets the watch's own notice ("3 new pages on ..."), not this one.
  */
 import type { CrawlSnapshot, LiveServerMessage } from './protocol';
 import type { CrawlRecord, CrawlStatus } from './store/types';
@@ -16,6 +20,9 @@ export const BADGE_COLORS: Record<CrawlStatus, string> = {
   stopped: '#5f6b73',
   error: '#b3261e',
 };
+
+/** The badge's colour when it counts the watches' new pages. */
+export const WATCH_COLOR = '#6a3d9a';
 
 export interface BadgeSurface {
   set(text: string, color: string): void;
@@ -75,6 +82,8 @@ export class ToolbarBadge {
   private status: CrawlStatus | null = null;
   private createdAt = -Infinity;
   private loading: Promise<void> | null = null;
+  private watchCount = 0;
+  private shown: CrawlRecord | null = null;
 
   constructor(private readonly parts: BadgeParts) {}
 
@@ -99,6 +108,8 @@ export class ToolbarBadge {
     }
     if (message.type !== 'update') return;
     const { id, record, pages } = message;
+    // A watch's check: counted by the watch when it ends (new pages only), never announced as a crawl's end.
+    if (record.watch?.check && record.watch.check.endedAt === undefined) return;
     if (id !== this.id) {
       // A crawl that runs, or one newer than the shown one (it may start and end within one batch: unreachable start
       // pages fail at once), takes the badge over; an older crawl renamed or resumed-and-paused does not.
@@ -130,6 +141,14 @@ export class ToolbarBadge {
     }
   }
 
+  /** New relevant pages of the watches' last checks not looked at yet (lib/app/watch Watcher.count). */
+  setWatchCount(count: number): void {
+    this.watchCount = Math.max(0, count);
+    if (this.shown) this.show(this.shown);
+    else if (this.watchCount > 0) this.parts.surface.set(badgeText(this.watchCount), WATCH_COLOR);
+    else this.parts.surface.set('', BADGE_COLORS.done);
+  }
+
   /** A crawl was deleted: clear the badge if it was this one. */
   forget(id: string): void {
     if (id !== this.id) return;
@@ -137,7 +156,8 @@ export class ToolbarBadge {
     this.tally = new ScoreTally();
     this.status = null;
     this.createdAt = -Infinity;
-    this.parts.surface.set('', BADGE_COLORS.done);
+    this.shown = null;
+    this.setWatchCount(this.watchCount);
   }
 
   /** The count shown now (tests). */
@@ -154,6 +174,11 @@ export class ToolbarBadge {
   }
 
   private show(record: CrawlRecord): void {
+    this.shown = record;
+    if (this.watchCount > 0 && record.status !== 'running') {
+      this.parts.surface.set(badgeText(this.watchCount), WATCH_COLOR);
+      return;
+    }
     const failed = record.status === 'error' || (record.status !== 'running' && record.stats.pagesEvaluated === 0);
     this.parts.surface.set(
       failed ? '!' : badgeText(this.tally.counts().newRelevant),

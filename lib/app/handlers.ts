@@ -20,6 +20,7 @@ import { applyRetention, checkRetention, type Library, parseCrawlExport, type Re
 import type { CrawlRunner } from './runner';
 import { DEFAULT_SETTINGS } from './settings';
 import type { CrawlStore } from './store/types';
+import type { Watcher } from './watch/watcher';
 
 export interface RequestDeps {
   runner: CrawlRunner;
@@ -28,6 +29,7 @@ export interface RequestDeps {
   inspectTab(tabId: number): Promise<TabContext>;
   library: Library;
   retention: RetentionSettings;
+  watcher: Watcher;
   /** Awaited before any request: the background's start-up recovery. */
   ready?: Promise<unknown>;
   /** Empties the extension's own storage (storage.local and the like; the crawls are the store's), for deleteAll. */
@@ -97,6 +99,14 @@ const HANDLERS = {
     const policy = checkRetention(req.policy);
     await retention.set(policy);
     return { retention: policy, deleted: await applyRetention(runner, library, policy) };
+  },
+  'forager/watch': (req, { watcher }) => watcher.watch(crawlId(req.id), req.schedule),
+  'forager/unwatch': (req, { watcher }) => watcher.unwatch(crawlId(req.id)),
+  'forager/checkNow': (req, { watcher }) => watcher.checkNow(crawlId(req.id)),
+  'forager/watchView': (req, { watcher }) => watcher.view(crawlId(req.id)),
+  'forager/watchSeen': async (req, { watcher }) => {
+    await watcher.seen(crawlId(req.id));
+    return true as const;
   },
 } satisfies RequestHandlers<RequestDeps>;
 

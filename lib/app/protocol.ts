@@ -16,7 +16,8 @@
  */
 import type { LibraryHit } from './library/library';
 import type { RetentionPolicy } from './library/retention';
-import type { CrawlRecord, CrawlSettings, SeedSource } from './store/types';
+import type { CrawlRecord, CrawlSettings, SeedSource, WatchSchedule } from './store/types';
+import type { WatchView } from './watch/watcher';
 import type { PageResult, SkipRecord, StrategyInfo } from '../engine';
 import type { PageScore } from './view/relevance';
 
@@ -126,6 +127,16 @@ export interface Requests {
   'forager/library': { params: NoParams; answer: LibraryInfo };
   /** Sets the retention policy and applies it at once: the ids of the crawls it deleted. */
   'forager/setRetention': { params: { policy: RetentionPolicy }; answer: { retention: RetentionPolicy; deleted: string[] } };
+  /** Makes a crawl a topic watch (lib/app/watch), or changes its schedule. */
+  'forager/watch': { params: { id: string; schedule: WatchSchedule }; answer: CrawlRecord };
+  /** Stops watching a crawl (it and its pages stay). */
+  'forager/unwatch': { params: { id: string }; answer: CrawlRecord };
+  /** "Check now": the watch's check at once (refused while another crawl runs). */
+  'forager/checkNow': { params: { id: string }; answer: CrawlRecord };
+  /** A watch's pages: new since the last check and changed first, then the rest. */
+  'forager/watchView': { params: { id: string }; answer: WatchView };
+  /** The user has seen the watch's new pages: they leave the toolbar badge. */
+  'forager/watchSeen': { params: { id: string }; answer: true };
 }
 
 export type RequestType = keyof Requests;
@@ -178,6 +189,21 @@ export interface EvaluatorCrashNotice {
   reason: string;
 }
 
+/**
+ * Service worker -> Chrome's offscreen document, over runtime messaging: what `navigator.getBattery()` says (a
+ * document's API; the service worker has none). Answered with {@link BatteryAnswer}; `target` keeps the background's
+ * own request handler from taking it.
+ */
+export interface BatteryQuery {
+  target: 'offscreen';
+  type: 'forager/battery';
+}
+
+/** The battery as the offscreen document reads it; null when the API is missing or refuses. */
+export type BatteryAnswer = { charging: boolean; level: number } | null;
+
+export const BATTERY_QUERY: BatteryQuery = { target: 'offscreen', type: 'forager/battery' };
+
 const hasType = (message: unknown, type: string): boolean =>
   typeof message === 'object' && message !== null && (message as { type?: unknown }).type === type;
 
@@ -189,6 +215,11 @@ export function isEvaluatorPortHandoff(message: unknown): message is EvaluatorPo
 /** True for the offscreen document's hand-off of a port to its Worker. */
 export function isWorkerPortHandoff(message: unknown): message is WorkerPortHandoff {
   return hasType(message, 'forager/worker-port');
+}
+
+/** True for the service worker's battery question (the offscreen document's runtime listener answers only this). */
+export function isBatteryQuery(message: unknown): message is BatteryQuery {
+  return hasType(message, 'forager/battery') && (message as { target?: unknown }).target === 'offscreen';
 }
 
 /** True for a crash notice on the control port. */

@@ -31,6 +31,7 @@ import {
   type PageResult,
   type SkipRecord,
   type UrlPolicy,
+  type Validators,
 } from '../engine';
 import { ProgressWriter } from './progress-writer';
 import type { CrawlSnapshot, StartRequest, StrategyDescription } from './protocol';
@@ -66,8 +67,23 @@ export function memoryFailureNotes(): FailureNotes {
   };
 }
 
+/**
+ * What a run of a crawl takes besides its record, when it is a topic watch's check (lib/app/watch): the validators of
+ * the pages known so far (conditional requests), the pages to fetch again with the seeds, and what to add to each page
+ * before it is stored (when it was first seen, whether its content changed).
+ */
+export interface RunPlan {
+  validators: ReadonlyMap<string, Validators>;
+  revisit: string[];
+  annotate(page: PageResult): PageResult;
+}
+
 export interface RunnerDeps {
   store: CrawlStore;
+  /** The plan of a run of this record, if it needs one (a watch's check); asked at every launch, resumes included. */
+  planRun?(record: CrawlRecord): Promise<RunPlan | undefined>;
+  /** A run ended (done, stopped, failed or paused) and its final state is written. Must not throw. */
+  onRunEnded?(record: CrawlRecord): void;
   /** The one evaluator all crawls share. */
   evaluator: Evaluator;
   /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
@@ -129,6 +145,7 @@ interface Run {
   writeError: unknown;
   /** Resolves when the run has ended and its final state is written. */
   ended: Promise<void>;
+  plan?: RunPlan;
 }
 
 /** The stats a new crawl starts with. */
@@ -319,6 +336,44 @@ export class CrawlRunner {
       this.deps.onCrawlsChanged?.();
       await this.launch(resumed);
       return resumed;
+    });
+  }
+
+  /**
+   * Runs a crawl again from its seeds (a topic watch's check): whatever state it is in but running, its old resume
+   * state dropped, `patch` (the watch's new check) written with the 'running' status in one write. Refused like
+   * start() while another crawl runs; its pages stay, and the run adds to them (one copy per URL, the newer wins).
+   */
+  rerun(id: string, patch: Partial<Omit<CrawlRecord, 'id'>>): Promise<CrawlRecord> {
+    return this.exclusive(async () => {
+      const record = await this.mustGet(id);
+      if (this.run?.id === id || record.status === 'running') throw new Error('This crawl is running already.');
+      const problems = recordProblems(record);
+      if (problems.length) throw new Error(damagedMessage(problems));
+      this.refuseIfBusy();
+      if (this.run) await this.run.ended;
+      await this.deps.store.saveProgress(id, { pages: [], skips: [], checkpoint: null });
+      const again = await this.setStatus(id, 'running', {
+        ...patch,
+        error: undefined,
+        stats: emptyStats(record.settings.maxPages),
+      });
+      await this.failures.clear(id);
+      this.deps.onCrawlsChanged?.();
+      await this.launch(again);
+      return again;
+    });
+  }
+
+  /** Merges fields into a crawl's record (a watch's state), also into the running copy so later writes keep them. */
+  patch(id: string, patch: Partial<Omit<CrawlRecord, 'id'>>): Promise<CrawlRecord> {
+    return this.exclusive(async () => {
+      const updated = await this.deps.store.updateCrawl(id, patch);
+      if (!updated) throw new Error('That crawl no longer exists.');
+      if (this.run?.id === id) this.run.record = { ...this.run.record, ...patch };
+      this.deps.onUpdate?.(id, this.run?.id === id ? this.run.record : updated, []);
+      this.deps.onCrawlsChanged?.();
+      return updated;
     });
   }
 
@@ -529,11 +584,20 @@ export class CrawlRunner {
       this.deps.onCrawlsChanged?.();
       throw new Error(text);
     }
+    let plan: RunPlan | undefined;
+    try {
+      plan = await this.deps.planRun?.(record);
+    } catch (error) {
+      await this.fail(record.id, errorMessage(error));
+      this.deps.onCrawlsChanged?.();
+      throw error;
+    }
     const fetcher = this.deps.makeFetcher(record.settings, policy);
     const controller = new AbortController();
     let crawl: Crawl;
     try {
       crawl = this.createCrawl({
+        ...(plan ? { validators: plan.validators, revisit: plan.revisit } : {}),
         topic: record.topic,
         seeds: record.seeds,
         strategy: { name: record.settings.strategy, params: record.settings.params, seed: record.settings.seed },
@@ -571,6 +635,7 @@ export class CrawlRunner {
       }),
       writeError: null,
       ended: Promise.resolve(),
+      plan,
     };
     this.run = run;
     run.ended = this.drive(run).finally(() => {
@@ -588,15 +653,18 @@ export class CrawlRunner {
     try {
       for await (const event of run.crawl.events()) {
         switch (event.type) {
-          case 'page':
-            run.writer.addPage(event.page);
-            this.setStats(run, event.stats, [event.page]);
+          case 'page': {
+            const page = run.plan ? run.plan.annotate(event.page) : event.page;
+            run.writer.addPage(page);
+            this.setStats(run, event.stats, [page]);
             break;
+          }
           case 'skip':
             run.writer.addSkip(event.skip);
             this.setStats(run, event.stats, []);
             break;
           case 'progress':
+          case 'not-modified':
             this.setStats(run, event.stats, []);
             break;
           case 'checkpoint':
@@ -646,6 +714,7 @@ export class CrawlRunner {
     this.deps.onUpdate?.(run.id, run.record, []);
     if (failure) this.deps.onError?.(failure);
     this.deps.onCrawlsChanged?.();
+    this.deps.onRunEnded?.(run.record);
   }
 
   private setStats(run: Run, stats: CrawlStats, pages: PageResult[]): void {

@@ -43,6 +43,7 @@ import type {
   Strategy,
   StrategyContext,
   Topic,
+  Validators,
 } from './types';
 
 export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
@@ -69,6 +70,17 @@ export interface CrawlOptions {
   checkpoint?: CrawlCheckpoint;
   /** Words either side of a link kept as its context. */
   contextWindow?: number;
+  /**
+   * What is known of pages fetched before (a topic watch's earlier checks), by canonical URL: their fetches are
+   * conditional, and a 304 answer is a `not-modified` event instead of a page (not evaluated, not counted in
+   * `maxPages`, its links not followed: they are the ones the page had). Give them again when resuming.
+   */
+  validators?: ReadonlyMap<string, Validators>;
+  /**
+   * Pages to fetch again besides the seeds (a watch's best pages so far): queued with the seeds, at depth 0, but not
+   * seeds (their pages are not `isSeed`). Ignored when resuming (the checkpoint's frontier holds them).
+   */
+  revisit?: string[];
 }
 
 /** A running crawl. `events()` drives it; it does nothing until iterated. */
@@ -101,6 +113,7 @@ interface Timings {
 /** What one fetch came to, before it is booked. */
 type Outcome =
   | { kind: 'page'; page: PageResult; evaluation: PageEvaluation }
+  | { kind: 'not-modified'; etag?: string; lastModified?: string }
   | { kind: 'skip'; reason: SkipRecord['reason']; detail: string };
 
 /** A finished fetch waiting to be booked (null outcome: stopped by an abort, fetched again on resume). */
@@ -155,6 +168,7 @@ class CrawlRun implements Crawl {
   private pagesEvaluated = 0;
   private errors = 0;
   private scoreSum = 0;
+  private notModified = 0;
   private elapsedBefore = 0;
   private startedAt = 0;
   private started = false;
@@ -189,6 +203,7 @@ class CrawlRun implements Crawl {
       this.pagesEvaluated = cp.pagesEvaluated;
       this.errors = cp.errors;
       this.scoreSum = cp.scoreSum;
+      this.notModified = cp.notModified ?? 0;
       this.elapsedBefore = cp.elapsedMs;
       this.linksRefused = structuredClone(cp.linksRefused);
       this.refusedReported = this.linksRefused.total;
@@ -221,7 +236,12 @@ class CrawlRun implements Crawl {
         if (!seeds.includes(url)) seeds.push(url);
       }
       this.seeds = seeds;
-      this.strategy.addSeeds(seeds);
+      const again: string[] = [];
+      for (const raw of options.revisit ?? []) {
+        const url = canonicalizeUrl(raw);
+        if (url && !seeds.includes(url) && !again.includes(url) && checkUrl(url, this.policy).ok) again.push(url);
+      }
+      this.strategy.addSeeds([...seeds, ...again]);
     }
     this.seedSet = new Set(this.seeds);
     if (!(this.limits.maxPages > 0)) throw new Error('maxPages must be a positive number');
@@ -255,6 +275,7 @@ class CrawlRun implements Crawl {
       elapsedMs: this.elapsedBefore + (this.startedAt ? this.clock.now() - this.startedAt : 0),
       meanScore: this.pagesEvaluated ? this.scoreSum / this.pagesEvaluated : 0,
       linksRefused: this.linksRefused.total,
+      ...(this.notModified ? { notModified: this.notModified } : {}),
       timings: { ...this.timings },
     };
   }
@@ -275,6 +296,7 @@ class CrawlRun implements Crawl {
       scoreSum: this.scoreSum,
       elapsedMs: this.stats().elapsedMs,
       linksRefused: structuredClone(this.linksRefused),
+      ...(this.notModified ? { notModified: this.notModified } : {}),
     };
   }
 
@@ -443,6 +465,20 @@ class CrawlRun implements Crawl {
         outcome = { kind: 'skip', reason: 'redirect', detail: `redirects to ${outcome.page.url}, already fetched` };
       }
       this.fetched.add(url);
+      if (outcome.kind === 'not-modified') {
+        // Unchanged since the last fetch: nothing new to learn, and its links are the ones it had. The strategy
+        // releases the URL as it does a failure's (it will not be fetched again).
+        this.notModified++;
+        this.strategy.onError?.(url, 'not-modified');
+        const { etag, lastModified } = outcome;
+        return {
+          type: 'not-modified',
+          url,
+          ...(etag !== undefined ? { etag } : {}),
+          ...(lastModified !== undefined ? { lastModified } : {}),
+          stats: this.stats(),
+        };
+      }
       if (outcome.kind === 'skip') {
         this.errors++;
         this.strategy.onError?.(url, outcome.reason);
@@ -476,7 +512,7 @@ class CrawlRun implements Crawl {
     const t0 = this.clock.now();
     let response: Awaited<ReturnType<PageFetcher['fetch']>>;
     try {
-      response = await this.fetcher.fetch(url, signal);
+      response = await this.fetcher.fetch(url, signal, this.options.validators?.get(url));
     } catch (error) {
       // The contract says fetchers never throw; one that does must not stop the crawl.
       return { kind: 'skip', reason: 'network', detail: errorMessage(error) };
@@ -488,6 +524,14 @@ class CrawlRun implements Crawl {
       return { kind: 'skip', reason: response.reason, detail: response.detail };
     }
     if (signal?.aborted) return null;
+    if (response.notModified) {
+      const { etag, lastModified } = response;
+      return {
+        kind: 'not-modified',
+        ...(etag !== undefined ? { etag } : {}),
+        ...(lastModified !== undefined ? { lastModified } : {}),
+      };
+    }
     const finalUrl = canonicalizeUrl(response.finalUrl) ?? url;
     let evaluation: PageEvaluation;
     const t1 = this.clock.now();
@@ -514,6 +558,8 @@ class CrawlRun implements Crawl {
       from: entry.from,
       fetchedAt: this.clock.now(),
       lastModified: response.lastModified,
+      ...(response.etag !== undefined ? { etag: response.etag } : {}),
+      ...(evaluation.contentHash ? { contentHash: evaluation.contentHash } : {}),
       isSeed: this.seedSet.has(url) || this.seedSet.has(finalUrl),
       ...(evaluation.robots.noindex ? { noindex: true } : {}),
       ...(evaluation.published ? { published: evaluation.published } : {}),

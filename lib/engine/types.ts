@@ -93,6 +93,12 @@ export interface PageEvaluation {
   /** Text of the first non-empty <h1>. */
   h1?: string;
   /**
+   * Hash of the page's whole main content (the heaviest text, as `mainText` is read, but not cut at 4000 characters;
+   * whitespace collapsed): two fetches of a page whose main content is the same have the same hash, whatever changed
+   * in its navigation, banners, footers or markup (text/hash.ts).
+   */
+  contentHash?: string;
+  /**
    * The page's language (ISO 639-1): its first `lang` attribute, else detected from its main text; unset when
    * neither says. Its text is analysed (stop words, stemmer) in this language when known before the pass.
    */
@@ -201,14 +207,24 @@ export type SkipReason =
   | 'aborted'
   | 'evaluation'; // the evaluator threw
 
+/** What a fetch knows about a page from an earlier fetch: sent as a conditional request (If-None-Match / If-Modified-Since). */
+export interface Validators {
+  /** The ETag response header of the earlier fetch, as sent. */
+  etag?: string;
+  /** The Last-Modified response header of the earlier fetch, as sent. */
+  lastModified?: string;
+}
+
 /** One successful HTTP response, body possibly cut at the size cap. */
 export interface FetchSuccess {
   ok: true;
+  notModified?: false;
   url: string;
   finalUrl: string;
   status: number;
   contentType?: string;
   lastModified?: string;
+  etag?: string;
   body: Uint8Array;
   truncated: boolean;
   /** Milliseconds from request to end of body. */
@@ -225,14 +241,31 @@ export interface FetchFailure {
   elapsedMs: number;
 }
 
-export type FetchOutcome = FetchSuccess | FetchFailure;
+/**
+ * A conditional request answered 304 Not Modified: the page is as it was when its validators were taken. No body, so
+ * nothing to evaluate.
+ */
+export interface FetchNotModified {
+  ok: true;
+  notModified: true;
+  url: string;
+  finalUrl: string;
+  status: 304;
+  /** The validators the 304 carried (a server may send a new ETag or Last-Modified with it). */
+  etag?: string;
+  lastModified?: string;
+  elapsedMs: number;
+}
+
+export type FetchOutcome = FetchSuccess | FetchNotModified | FetchFailure;
 
 /**
  * Fetches one URL politely (robots, per-site pause and limit, requests in flight) and never throws; tells the crawl
  * loop which sites may be contacted now, so that the loop starts only fetches that go out at once.
  */
 export interface PageFetcher {
-  fetch(url: string, signal?: AbortSignal): Promise<FetchOutcome>;
+  /** With `validators`, the request is conditional, and a 304 answer is a {@link FetchNotModified}. */
+  fetch(url: string, signal?: AbortSignal, validators?: Validators): Promise<FetchOutcome>;
   /** Requests in flight at most: the crawl keeps this many fetches going. Absent: 6. */
   readonly maxInFlight?: number;
   /**
@@ -264,6 +297,17 @@ export interface PageResult {
   /** Epoch ms when the page was fetched. */
   fetchedAt: number;
   lastModified?: string;
+  /** The ETag response header, when the server sent one: with `lastModified`, what a later fetch is conditional on. */
+  etag?: string;
+  /** PageEvaluation.contentHash: whether the main content changed between two fetches. */
+  contentHash?: string;
+  /**
+   * Set by a topic watch (lib/app/watch), never by the engine: when the watch first found the page (a check's start
+   * time; absent for pages of the crawl the watch was made from), and when a check last found its main content
+   * changed (contentHash).
+   */
+  firstSeenAt?: number;
+  changedAt?: number;
   /** Publication date from the page's metadata (PageEvaluation.published), as given. */
   published?: string;
   /** Update date from the page's metadata (PageEvaluation.modified), as given. */
@@ -304,6 +348,8 @@ export interface CrawlStats {
   meanScore: number;
   /** Outlinks refused by the URL rules so far (sightings; see {@link RefusedLinks}). Absent in stats stored before. */
   linksRefused?: number;
+  /** Conditional requests answered 304 Not Modified (not evaluated, not counted in pagesEvaluated). Absent: none. */
+  notModified?: number;
   /** Where the time went, summed over fetches (they overlap, so these can exceed elapsedMs). */
   timings?: { fetchMs: number; evaluateMs: number; strategyMs: number };
 }
@@ -323,6 +369,8 @@ export type CrawlEvent =
   | { type: 'page'; page: PageResult; stats: CrawlStats }
   /** A URL that was fetched (or a seed) and gave no page: why. */
   | { type: 'skip'; skip: SkipRecord; stats: CrawlStats }
+  /** A conditional request (CrawlOptions.validators) answered 304: the page is unchanged, and was not evaluated. */
+  | { type: 'not-modified'; url: string; etag?: string; lastModified?: string; stats: CrawlStats }
   | { type: 'progress'; stats: CrawlStats }
   /** The outlinks refused so far, summed up: sent before each 'checkpoint' event when some were refused. */
   | { type: 'links-refused'; refused: RefusedLinks; stats: CrawlStats }
@@ -354,6 +402,8 @@ export interface CrawlCheckpoint {
   scoreSum: number;
   elapsedMs: number;
   linksRefused: RefusedLinks;
+  /** Conditional requests answered 304 so far (absent in checkpoints written before conditional requests). */
+  notModified?: number;
 }
 
 /** The checkpoint of the batch loop (before 2): it carried the crawl's results and skips too. */

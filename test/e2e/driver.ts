@@ -14,12 +14,16 @@
  * | installing the package   | unpacked into a temporary folder (--load-extension)  | the .zip itself, as a temporary add-on (WebDriver BiDi)                   |
  * | a name resolving to a    | --host-resolver-rules: `*.<domain>` only             | network.dns.forceResolve: every host name (literal addresses are not      |
  * | private address (resolve)|                                                      | resolved, so the test webs on 127.0.0.1 are unaffected)                   |
+ * | a browser restart        | the same profile folder and unpacked extension       | the same profile folder; the temporary add-on installed again, its UUID   |
+ * |                          | (its id comes from the folder's path)                | and storage kept on uninstall (prefs keepUuid/keepStorageOnUninstall)     |
  */
 import type { Browser, CDPSession, Page, WebWorker } from 'puppeteer';
 import {
   assertE2EPackage,
   backgroundWorker,
+  type ChromiumSession,
   FIREFOX_UUID,
+  type FirefoxSession,
   GECKO_ID,
   launchChromium,
   launchFirefox,
@@ -34,6 +38,7 @@ import {
 } from '../../harness/browsers';
 import type { CrawlRunner } from '../../lib/app/runner';
 import type { CrawlStore } from '../../lib/app/store/types';
+import type { DeviceConditions, Watcher } from '../../lib/app/watch';
 import type { MenuClick } from '../../lib/app/view/start-draft';
 
 export type BrowserName = 'chromium' | 'firefox';
@@ -47,6 +52,10 @@ export interface ForagerGlobal {
   onMenuClick(info: MenuClick & { menuItemId?: string }, tab?: unknown): Promise<void>;
   /** The end-of-crawl notices decided on, with whether each was shown (entrypoints/background.ts). */
   notices: { crawlId: string; title: string; message: string; shown: boolean; created?: string }[];
+  /** Topic watches (lib/app/watch). */
+  watcher: Watcher;
+  /** What the browser tells the background about the device (entrypoints/background.ts deviceConditions). */
+  conditions(): Promise<DeviceConditions>;
   /** Set by tests to tell one background instance from the next. */
   e2eMark?: string;
 }
@@ -55,6 +64,7 @@ type Json = string | number | boolean | null | undefined | Json[] | { [key: stri
 
 export interface ExtensionDriver {
   readonly name: BrowserName;
+  /** The browser running now (a new one after {@link restart}). */
   readonly browser: Browser;
   /** The extension's runtime.id: Chromium's extension id, Firefox's gecko id. */
   readonly extensionId: string;
@@ -78,6 +88,12 @@ export interface ExtensionDriver {
   stopBackground(): Promise<void>;
   /** Resolves once a background is running again and ready (something else must have woken it). */
   waitForBackground(): Promise<void>;
+  /**
+   * Closes the browser and starts it again on the same profile, Forager installed as before: a browser restart
+   * (storage.session is gone, IndexedDB and storage.local are not). Resolves once the new background is ready; pages
+   * opened before are gone.
+   */
+  restart(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -116,39 +132,71 @@ function call(fn: (...a: never[]) => unknown, args: Json[], forager: string): st
 class ChromiumDriver implements ExtensionDriver {
   readonly name = 'chromium' as const;
   private worker: WebWorker | null = null;
+  private closeBrowser: () => Promise<void>;
 
   private constructor(
-    readonly browser: Browser,
+    public browser: Browser,
     readonly extensionId: string,
     readonly downloads: string,
-    private readonly session: CDPSession,
-    private readonly cleanup: () => Promise<void>,
-  ) {}
+    private session: CDPSession,
+    private readonly relaunch: () => Promise<ChromiumSession>,
+    closeBrowser: () => Promise<void>,
+    private readonly cleanup: () => void,
+  ) {
+    this.closeBrowser = closeBrowser;
+  }
 
   static async launch(zip: string, opts: LaunchOptions): Promise<ChromiumDriver> {
     const downloads = tempDir('forager-e2e-downloads-');
-    // Chromium loads an extension from a folder: the package, unpacked.
+    // Chromium loads an extension from a folder: the package, unpacked. The profile is ours, kept over restarts.
     const unpacked = tempDir('forager-e2e-extension-');
-    const chromium = await unpackPackage(zip, unpacked.dir)
-      .then(() =>
-        launchChromium(unpacked.dir, {
-          args: opts.resolve ? [`--host-resolver-rules=MAP *.${opts.resolve.domain} ${opts.resolve.address}`] : [],
-        }),
-      )
-      .catch((e: unknown) => {
-        downloads.remove();
-        unpacked.remove();
-        throw e;
+    const profile = tempDir('forager-e2e-profile-');
+    const start = () =>
+      launchChromium(unpacked.dir, {
+        userDataDir: profile.dir,
+        args: opts.resolve ? [`--host-resolver-rules=MAP *.${opts.resolve.domain} ${opts.resolve.address}`] : [],
       });
-    const session = await chromium.browser.target().createCDPSession();
-    await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: downloads.dir, eventsEnabled: true });
-    const driver = new ChromiumDriver(chromium.browser, chromium.extensionId, downloads.dir, session, async () => {
-      await chromium.close();
+    const removeAll = () => {
       downloads.remove();
       unpacked.remove();
-    });
+      profile.remove();
+    };
+    const chromium = await unpackPackage(zip, unpacked.dir)
+      .then(start)
+      .catch((e: unknown) => {
+        removeAll();
+        throw e;
+      });
+    const session = await ChromiumDriver.downloadSession(chromium.browser, downloads.dir);
+    const driver = new ChromiumDriver(
+      chromium.browser,
+      chromium.extensionId,
+      downloads.dir,
+      session,
+      start,
+      chromium.close,
+      removeAll,
+    );
     await driver.waitForBackground();
     return driver;
+  }
+
+  private static async downloadSession(browser: Browser, dir: string): Promise<CDPSession> {
+    const session = await browser.target().createCDPSession();
+    await session.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dir, eventsEnabled: true });
+    return session;
+  }
+
+  async restart(): Promise<void> {
+    await this.session.detach().catch(() => {});
+    this.worker = null;
+    await this.closeBrowser();
+    const chromium = await this.relaunch();
+    if (chromium.extensionId !== this.extensionId) throw new Error('the extension came back under another id');
+    this.browser = chromium.browser;
+    this.closeBrowser = chromium.close;
+    this.session = await ChromiumDriver.downloadSession(chromium.browser, this.downloads);
+    await this.waitForBackground();
   }
 
   open(file: string, viewport = { width: 1200, height: 900 }): Promise<Page> {
@@ -217,7 +265,8 @@ class ChromiumDriver implements ExtensionDriver {
 
   async close(): Promise<void> {
     await this.session.detach().catch(() => {});
-    await this.cleanup();
+    await this.closeBrowser();
+    this.cleanup();
   }
 }
 
@@ -229,29 +278,44 @@ class FirefoxDriver implements ExtensionDriver {
   private debugPage: Page | null = null;
 
   private constructor(
-    readonly browser: Browser,
+    public browser: Browser,
     private readonly base: string,
     readonly downloads: string,
-    private readonly cleanup: () => Promise<void>,
+    private readonly relaunch: () => Promise<FirefoxSession>,
+    private closeBrowser: () => Promise<void>,
+    private readonly cleanup: () => void,
   ) {}
 
   static async launch(zip: string, opts: LaunchOptions): Promise<FirefoxDriver> {
     const downloads = tempDir('forager-e2e-downloads-');
+    const profile = tempDir('forager-e2e-profile-');
     const prefs = opts.resolve
       ? { 'network.dns.forceResolve': opts.resolve.address, 'dom.security.https_first': false }
       : undefined;
-    // Installed from the package itself, as addons.mozilla.org hands it out.
-    const firefox = await launchFirefox(zip, { downloadDir: downloads.dir, prefs }).catch((e: unknown) => {
+    const removeAll = () => {
       downloads.remove();
+      profile.remove();
+    };
+    // Installed from the package itself, as addons.mozilla.org hands it out.
+    const start = () => launchFirefox(zip, { downloadDir: downloads.dir, prefs, profileDir: profile.dir });
+    const firefox = await start().catch((e: unknown) => {
+      removeAll();
       throw e;
     });
-    const driver = new FirefoxDriver(firefox.browser, firefox.base, downloads.dir, async () => {
-      await firefox.close();
-      downloads.remove();
-    });
+    const driver = new FirefoxDriver(firefox.browser, firefox.base, downloads.dir, start, firefox.close, removeAll);
     // Pages opened before the background has registered its listeners would find nobody to answer them.
     await driver.background(() => true);
     return driver;
+  }
+
+  async restart(): Promise<void> {
+    this.probe = null;
+    this.debugPage = null;
+    await this.closeBrowser();
+    const firefox = await this.relaunch();
+    this.browser = firefox.browser;
+    this.closeBrowser = firefox.close;
+    await this.background(() => true);
   }
 
   async open(file: string, viewport = { width: 1200, height: 900 }): Promise<Page> {
@@ -355,7 +419,8 @@ class FirefoxDriver implements ExtensionDriver {
   }
 
   async close(): Promise<void> {
-    await this.cleanup();
+    await this.closeBrowser();
+    this.cleanup();
   }
 }
 

@@ -906,6 +906,131 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await tab.close();
     expect(problems).toEqual([]);
   });
+
+  test('a topic watch: the test web adds and changes pages, Check now lists exactly those as new and changed, 304s for the rest, and a browser restart in between loses nothing', async () => {
+    // A web of its own, small enough for the first crawl to read all of it (so the only unseen pages are the added
+    // ones), on two sites whose front pages are the start pages (ticked: loopback).
+    const small = await startTestWeb({ seed: 23, topics: 1, pagesPerTopic: 8, sites: 2, newsPerSite: 2 });
+    try {
+      const fronts = small.web.sites.map((s) => small.urlOf(small.web.fronts[s]));
+      const hosts = fronts.map((u) => new URL(u).host);
+      const topicWords = topicQuery(small.web, small.web.topics[0].id).keywords;
+      const id = await driver.background(
+        async (f, topicText, seeds, ticked) =>
+          (
+            await f.runner.start({
+              topic: topicText,
+              seeds,
+              source: { kind: 'manual' },
+              settings: { maxPages: 300, politenessDelayMs: 0, privateHosts: ticked },
+            })
+          ).id,
+        topicWords,
+        fronts,
+        hosts,
+      );
+      await waitFor(
+        () => driver.background(async (f, crawlId) => (await f.store.getCrawl(crawlId))?.status === 'done', id),
+        'the first crawl to finish',
+        120_000,
+      );
+      const first = await storedPages(id);
+      const evaluated = await driver.background(
+        async (f, crawlId) => (await f.store.getCrawl(crawlId))!.stats.pagesEvaluated,
+        id,
+      );
+      expect(evaluated).toBe(first.length);
+      expect(evaluated).toBeLessThan(300); // read all of it, not cut by the budget
+      expect(first.every((p) => p.etag && p.contentHash)).toBe(true);
+
+      // "Watch this topic" on the results page (a real click).
+      let view = await driver.open(`results.html#/crawl/${encodeURIComponent(id)}`);
+      await view.waitForSelector(`${tid('watch-panel')}[data-watched="false"]`, { timeout: 60_000 });
+      await view.select(tid('watch-schedule'), 'daily');
+      await clickTestId(view, 'watch-button');
+      await view.waitForSelector(`${tid('watch-panel')}[data-watched="true"]`, { timeout: 60_000 });
+      await view.close();
+
+      // The web changes: two pages get new main text, one only a new date in its footer, two pages are added (linked
+      // from the navigation of known pages, whose main text stays the same).
+      const keyOf = (url: string) => [...small.web.pages.values()].find((p) => small.urlOf(p) === url)!.key;
+      const articles = first.filter((p) => !p.isSeed && /\/[a-z]+\/[^/]+\.html$/.test(new URL(p.url).pathname));
+      const changed = [small.changePage(keyOf(articles[0].url)), small.changePage(keyOf(articles[1].url))];
+      const touched = small.touchPage(keyOf(articles[2].url));
+      const linking = [articles[3].url, articles[4].url];
+      const added = [small.addPage(keyOf(linking[0]), 'watch-e2e-one'), small.addPage(keyOf(linking[1]), 'watch-e2e-two')];
+
+      // The browser is closed and started again: the watch is still there.
+      await driver.restart();
+      view = await driver.open(`results.html#/crawl/${encodeURIComponent(id)}`);
+      await view.waitForSelector(`${tid('watch-panel')}[data-watched="true"]`, { timeout: 60_000 });
+      expect(await view.$eval(tid('watch-schedule'), (el) => (el as HTMLSelectElement).value)).toBe('daily');
+
+      const from = small.requests.length;
+      await clickTestId(view, 'check-now');
+      await view.waitForSelector(`${tid('watch-panel')}[data-check-ended]:not([data-check-ended=""])`, { timeout: 120_000 });
+      const listed = async () => ({
+        added: (
+          await view.$$eval(`${tid('watch-new')} ${tid('result-row')}`, (rows) => rows.map((r) => r.getAttribute('data-url')))
+        ).sort(),
+        changed: (
+          await view.$$eval(`${tid('watch-changed')} ${tid('result-row')}`, (rows) => rows.map((r) => r.getAttribute('data-url')))
+        ).sort(),
+      });
+      await waitFor(async () => (await listed()).added.length === added.length || null, 'the new pages listed', 30_000);
+      expect(await listed()).toEqual({ added: [...added].sort(), changed: [...changed].sort() });
+
+      // The request log: every known page whose bytes did not change was asked for conditionally and answered 304.
+      const log = small.requests.slice(from);
+      const status = (url: string) => small.statuses[from + log.findIndex((r) => r.url === url)];
+      const unchanged = first.map((p) => p.url).filter((u) => ![...changed, touched, ...linking].includes(u));
+      expect(unchanged.length).toBeGreaterThan(5);
+      for (const url of unchanged) {
+        const request = log.find((r) => r.url === url);
+        expect(request?.headers['if-none-match'], url).toBe(first.find((p) => p.url === url)!.etag);
+        expect(status(url), url).toBe(304);
+      }
+      for (const url of [...changed, touched, ...linking]) expect(status(url), url).toBe(200);
+      const check = await driver.background(async (f, crawlId) => (await f.store.getCrawl(crawlId))!.watch!.check!, id);
+      expect(check).toMatchObject({ outcome: 'done', newPages: 2, changedPages: 2, notModified: unchanged.length });
+      // The notice ("N new pages on <topic>") was decided on, through the end-of-crawl notice (turned off here).
+      const notice = await waitFor(
+        () =>
+          driver.background(
+            (f, crawlId, words) => f.notices.find((n) => n.crawlId === crawlId && n.message.includes(words)) ?? null,
+            id,
+            topicWords,
+          ),
+        "the watch's notice",
+        30_000,
+      );
+      expect(notice.message).toMatch(/^\d+ new pages? on /);
+      // The watch's view, with its lists, light and dark: no serious or critical axe violation.
+      expect(await axeProblems(view, browserName === 'chromium')).toEqual([]);
+      await view.close();
+
+      // And again after another restart: the lists are what the check found.
+      await driver.restart();
+      view = await driver.open(`results.html#/crawl/${encodeURIComponent(id)}`);
+      await view.waitForSelector(`${tid('watch-new')} ${tid('result-row')}`, { timeout: 60_000 });
+      expect(await listed()).toEqual({ added: [...added].sort(), changed: [...changed].sort() });
+      await view.close();
+      // What the browser tells a scheduled check (lib/app/watch conditionsVerdict): Chromium's offscreen document
+      // reads the battery (headless: a mains-powered machine), its service worker the data saver (off); Firefox tells
+      // an extension nothing.
+      const conditions = await driver.background((f) => f.conditions());
+      if (browserName === 'chromium') {
+        expect(conditions.battery).toMatchObject({ charging: expect.any(Boolean), level: expect.any(Number) });
+        expect(conditions.saveData).toBeUndefined();
+      } else expect(conditions).toEqual({});
+      // The list of crawls says which is watched.
+      const list = await driver.open('results.html#/');
+      await list.waitForSelector(`${tid('crawl-item')}[data-crawl-id="${id}"] ${tid('crawl-item-watch')}`, { timeout: 60_000 });
+      await list.close();
+    } finally {
+      await small.close();
+    }
+  });
 });
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import { createRequestHandler, describeStrategies, isForagerRequest } from '../.
 import { MAX_WINDOW, type RequestHandlers } from '../../lib/app/protocol';
 import { Library, memoryRetention } from '../../lib/app/library';
 import { CrawlRunner } from '../../lib/app/runner';
+import { Watcher } from '../../lib/app/watch';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlRecord } from '../../lib/app/store/types';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
@@ -51,6 +52,7 @@ describe('protocol', () => {
       inspectTab: async (tabId) => ({ tabId, url: 'https://x.example.com/', title: 'x', serp: null }),
       library: new Library({ store }),
       retention: memoryRetention(),
+      watcher: new Watcher({ runner, store, say: (key) => key }),
     });
     expect(await handle({ type: 'forager/ping' })).toEqual({ ok: true, value: { activeCrawl: null } });
     expect(await handle({ type: 'nope' })).toEqual({ ok: false, error: 'Unknown request.' });
@@ -94,6 +96,7 @@ describe('protocol', () => {
       inspectTab: async (tabId) => ({ tabId, url: '', title: '', serp: null }),
       library: new Library({ store }),
       retention: memoryRetention(),
+      watcher: new Watcher({ runner, store, say: (key) => key }),
       clearStorage: async () => {
         cleared++;
       },
@@ -122,6 +125,7 @@ describe('protocol', () => {
       inspectTab: async () => ({}) as never,
       library: new Library({ store }),
       retention: memoryRetention(),
+      watcher: new Watcher({ runner, store, say: (key) => key }),
     });
     const count = MAX_WINDOW * 2 + 17;
     await store.addSkips(

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CrawlRunner } from '../../lib/app/runner';
 import { createIdbStore } from '../../lib/app/store/idb-store';
 import { migrateRecord, recordProblems } from '../../lib/app/store/migrate';
+import { Watcher } from '../../lib/app/watch';
 import { migrateCheckpoint } from '../../lib/engine/checkpoint';
 import { createCrawl } from '../../lib/engine/crawl';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
@@ -102,6 +103,36 @@ describe('store migration from database version 1 (records of the previous layou
     expect(await store.countPages('crawl-2')).toBe(6);
     expect(fetched.filter((u) => oldCheckpoint('crawl-2').fetched.includes(u))).toEqual([]);
     expect(await store.getCheckpoint('crawl-2')).toBeUndefined();
+    store.close();
+  });
+
+  it('a crawl stored before watches (pages without ETag or content hash) can be watched: its first check calls no page changed', async () => {
+    // Watches add only optional fields (CrawlRecord.watch; PageResult.etag, contentHash, firstSeenAt, changedAt):
+    // the stored layout is the same, so the record version stays 2 and older records are read as they are.
+    const name = `forager-migration-watch-${process.pid}`;
+    await v1Database(name);
+    const store = createIdbStore(name);
+    const before = await store.getPages('crawl-1');
+    expect(before.some((p) => p.contentHash !== undefined || p.etag !== undefined)).toBe(false);
+    const fetched: string[] = [];
+    const runner: CrawlRunner = new CrawlRunner({
+      store,
+      evaluator: localEvaluator,
+      createCrawl,
+      makeFetcher: () => fixtureFetcher(fetched),
+      planRun: (record) => watcher.planRun(record),
+      onRunEnded: (record) => watcher.onRunEnded(record),
+    });
+    const watcher: Watcher = new Watcher({ runner, store, say: (key) => key });
+    await watcher.watch('crawl-1', 'weekly');
+    await watcher.checkNow('crawl-1');
+    await runner.whenIdle();
+    await watcher.tick();
+    const watch = (await store.getCrawl('crawl-1'))!.watch!;
+    expect(watch.check).toMatchObject({ outcome: 'done', changedPages: 0 });
+    // The pages it read again now carry their hash: the next check can tell.
+    const after = await store.getPages('crawl-1');
+    for (const p of before) expect(after.find((q) => q.url === p.url)?.contentHash, p.url).toBeDefined();
     store.close();
   });
 

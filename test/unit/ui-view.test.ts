@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BADGE_COLORS, badgeText, endNotice, ToolbarBadge } from '../../lib/app/badge';
+import { BADGE_COLORS, badgeText, endNotice, ToolbarBadge, WATCH_COLOR } from '../../lib/app/badge';
 import type { CrawlSnapshot, LiveServerMessage } from '../../lib/app/protocol';
 import type { CrawlRecord } from '../../lib/app/store/types';
 import {
@@ -183,6 +183,30 @@ describe('toolbar badge', () => {
     });
     expect(endNotice(record('n', 'done', 0), countsOf([]), t).message).toBe('“crawl n”: no page could be fetched.');
     expect(endNotice(record('o', 'done', 1), countsOf([page('a', 0.8)]), t).message).toBe('“crawl o”: 1 new relevant page.');
+  });
+
+  it("shows the watches' unseen new relevant pages while no crawl runs; a watch's check is no crawl's end", () => {
+    const { badge, shown, ended } = make();
+    badge.setWatchCount(3);
+    expect(shown.at(-1)).toEqual(['3', WATCH_COLOR]);
+    // A crawl that runs takes the badge; once it ends, the watches' count is back.
+    badge.receive(update('c1', 'running', 2, [page('s', 0.9, true), page('a', 0.8)]));
+    expect(shown.at(-1)).toEqual(['1', BADGE_COLORS.running]);
+    badge.receive(update('c1', 'done', 2, []));
+    expect(shown.at(-1)).toEqual(['3', WATCH_COLOR]);
+    expect(ended).toHaveLength(1);
+    // A watch's check running and ending: neither takes the badge nor is announced as a crawl's end.
+    const checking = {
+      ...record('w', 'running', 1, 30),
+      watch: { schedule: 'daily', createdAt: 0, nextDueAt: 1, check: { startedAt: 5, since: 0, trigger: 'manual' } },
+    } as CrawlRecord;
+    badge.receive({ type: 'update', id: 'w', record: checking, pages: [page('n', 0.9)] });
+    badge.receive({ type: 'update', id: 'w', record: { ...checking, status: 'done' }, pages: [] });
+    expect(shown.at(-1)).toEqual(['3', WATCH_COLOR]);
+    expect(ended).toHaveLength(1);
+    // Looked at: the latest crawl's own count again.
+    badge.setWatchCount(0);
+    expect(shown.at(-1)).toEqual(['1', BADGE_COLORS.done]);
   });
 });
 

@@ -50,6 +50,7 @@ const StatsSchema = v.object({
   elapsedMs: finite,
   meanScore: finite,
   linksRefused: v.optional(count),
+  notModified: v.optional(count),
   timings: v.optional(v.object({ fetchMs: finite, evaluateMs: finite, strategyMs: finite })),
 });
 
@@ -77,6 +78,27 @@ const SettingsSchema = v.object({
   ),
 });
 
+const WatchCheckSchema = v.object({
+  startedAt: finite,
+  since: finite,
+  trigger: v.picklist(['manual', 'schedule']),
+  endedAt: v.optional(finite),
+  outcome: v.optional(v.picklist(['done', 'stopped', 'error'])),
+  newPages: v.optional(count),
+  changedPages: v.optional(count),
+  notModified: v.optional(count),
+  newRelevant: v.optional(count),
+});
+
+const WatchSchema = v.object({
+  schedule: v.picklist(['daily', 'weekly']),
+  createdAt: finite,
+  nextDueAt: finite,
+  check: v.optional(WatchCheckSchema),
+  seen: v.optional(v.boolean()),
+  skipped: v.optional(v.object({ at: finite, reason: v.picklist(['metered', 'battery']) })),
+});
+
 const RecordSchema = v.object({
   version: v.literal(RECORD_VERSION),
   id: v.pipe(v.string(), v.minLength(1), v.maxLength(200)),
@@ -96,6 +118,7 @@ const RecordSchema = v.object({
   updatedAt: finite,
   stats: StatsSchema,
   pinned: v.optional(v.boolean()),
+  watch: v.optional(WatchSchema),
 });
 
 const PageSchema = v.object({
@@ -108,6 +131,10 @@ const PageSchema = v.object({
   from: v.optional(httpUrl),
   fetchedAt: finite,
   lastModified: v.optional(text(200)),
+  etag: v.optional(text(1000)),
+  contentHash: v.optional(text(100)),
+  firstSeenAt: v.optional(finite),
+  changedAt: v.optional(finite),
   published: v.optional(text(200)),
   modified: v.optional(text(200)),
   ogTitle: v.optional(text(2000)),
@@ -161,9 +188,11 @@ const schemasMatchTypes: [
   Exact<NonNullable<Record_['settings']['fetch']>, NonNullable<CrawlRecord['settings']['fetch']>>,
   Exact<Record_['stats'], CrawlRecord['stats']>,
   Exact<NonNullable<Record_['stats']['timings']>, NonNullable<CrawlRecord['stats']['timings']>>,
+  Exact<NonNullable<Record_['watch']>, NonNullable<CrawlRecord['watch']>>,
+  Exact<NonNullable<NonNullable<Record_['watch']>['check']>, NonNullable<NonNullable<CrawlRecord['watch']>['check']>>,
   Exact<Out<typeof PageSchema>, PageResult>,
   Exact<Out<typeof SkipSchema>, SkipRecord>,
-] = [true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true];
 void schemasMatchTypes;
 
 /** A crawl read from an export, ready to store. */
@@ -223,6 +252,8 @@ export function parseCrawlExport(json: string): ImportedCrawl {
     status: doc.crawl.status === 'running' ? 'stopped' : doc.crawl.status,
     ...(doc.crawl.error !== undefined ? { error: oneLine(doc.crawl.error) } : {}),
   };
+  // A watch fetches on its own schedule: set up in this browser, never by a file.
+  delete record.watch;
   if (!record.topic.keywords) throw new ImportError('The file is not a valid Forager export: the crawl has no topic.');
   const pages: PageResult[] = doc.pages.map((p) => ({
     ...p,

@@ -65,7 +65,8 @@ export async function applyRetention(runner: CrawlRunner, library: Library, poli
     crawls.map((c) => ({
       id: c.id,
       createdAt: c.createdAt,
-      pinned: c.pinned,
+      // A watch is kept as a pinned crawl is: its pages are what its checks compare against.
+      pinned: c.pinned || c.watch !== undefined,
       active: c.id === runner.activeId,
       bytes: sizes.get(c.id) ?? 0,
     })),

@@ -12,6 +12,10 @@ export type {
   ListWindow,
   SearchIndexRecord,
   SeedSource,
+  WatchCheck,
+  WatchSchedule,
+  WatchSkipReason,
+  WatchState,
 } from './types';
 export { RECORD_VERSION } from './types';
 export { createMemoryStore } from './memory-store';

@@ -71,6 +71,48 @@ export interface CrawlRecord {
   stats: CrawlStats;
   /** Kept by the library's retention policy whatever its limits (lib/app/library/retention.ts). */
   pinned?: boolean;
+  /** Set when the crawl is a topic watch (lib/app/watch): re-crawled on a schedule. */
+  watch?: WatchState;
+}
+
+/** How often a watch checks its topic. */
+export type WatchSchedule = 'daily' | 'weekly';
+
+/** Why a scheduled check was not run when it was due (the browser said so). */
+export type WatchSkipReason = 'metered' | 'battery';
+
+/** One check of a watch: a new run of its crawl from the seeds and the best pages found so far. */
+export interface WatchCheck {
+  /** When it started: the pages it found first have `firstSeenAt` equal to this, those it found changed `changedAt`. */
+  startedAt: number;
+  /** What "new" is new since: the start of the check before, or when the crawl was made. */
+  since: number;
+  /** Asked for by "Check now", or due by the schedule. */
+  trigger: 'manual' | 'schedule';
+  /** When it ended; absent while it runs. */
+  endedAt?: number;
+  /** How its run ended (the crawl's status then). */
+  outcome?: 'done' | 'stopped' | 'error';
+  /** Pages it found for the first time, pages whose main content changed, known pages answered 304. */
+  newPages?: number;
+  changedPages?: number;
+  notModified?: number;
+  /** New pages that are relevant (lib/app/view/relevance.ts): the toolbar badge and the notice count these. */
+  newRelevant?: number;
+}
+
+/** A crawl's watch: its schedule and its last check. */
+export interface WatchState {
+  schedule: WatchSchedule;
+  createdAt: number;
+  /** When the next scheduled check is due (epoch ms). */
+  nextDueAt: number;
+  /** The check running now, or the last one. */
+  check?: WatchCheck;
+  /** The user has looked at the last check's new pages: they no longer count on the badge. */
+  seen?: boolean;
+  /** The last scheduled check that was skipped, and why; cleared when a check runs. */
+  skipped?: { at: number; reason: WatchSkipReason };
 }
 
 /**

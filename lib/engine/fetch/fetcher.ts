@@ -20,7 +20,7 @@
  * Time (timeouts, pauses, Retry-After) runs on the injected {@link Clock}.
  */
 import { type Clock, realClock } from '../clock';
-import type { FetchFailure, FetchOutcome, FetchSuccess, PageFetcher, SkipReason } from '../types';
+import type { FetchFailure, FetchNotModified, FetchOutcome, FetchSuccess, PageFetcher, SkipReason, Validators } from '../types';
 import { RobotsCache, type RobotsVerdict } from './robots';
 import { checkUrl, type UrlPolicy } from '../url/rules';
 import { canonicalizeUrl, originOf } from '../url/canonical';
@@ -30,6 +30,7 @@ import {
   DeadlineError,
   HTML_ACCEPT,
   classifyError,
+  hasValidators,
   describeNetworkError,
   discardBody,
   isHtmlMediaType,
@@ -93,6 +94,8 @@ export interface FetcherStats {
   failed: Partial<Record<SkipReason, number>>;
   /** HTTP requests sent for pages (redirect hops and browser re-issues included; robots.txt excluded). */
   requests: number;
+  /** Conditional requests answered 304 Not Modified. */
+  notModified: number;
   /** robots.txt requests sent. */
   robotsRequests: number;
   /** Body bytes kept. */
@@ -116,7 +119,9 @@ export type Fetcher = PageFetcher & {
 export const DEFAULT_MAX_IN_FLIGHT = 6;
 
 /** A hop's result: a finished outcome, or the next URL to go to. */
-type HopResult = { done: Omit<FetchSuccess, 'elapsedMs'> | Omit<FetchFailure, 'elapsedMs'> } | { next: string };
+type HopResult =
+  | { done: Omit<FetchSuccess, 'elapsedMs'> | Omit<FetchNotModified, 'elapsedMs'> | Omit<FetchFailure, 'elapsedMs'> }
+  | { next: string };
 
 /** Sites left alone (Retry-After too long) remembered at most; a hostile crawl cannot grow the map without bound. */
 const MAX_SITES_LEFT_ALONE = 10_000;
@@ -139,7 +144,14 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const scheduler = new PolitenessScheduler({ maxInFlight, maxPerSite, clock, slowSite: options.slowSite });
   const robots = options.robots ?? new RobotsCache({ fetch: fetchFn, userAgent, timeoutMs, urlPolicy: policy, clock });
   const closer = new AbortController();
-  const counters = { fetches: 0, succeeded: 0, requests: 0, bytes: 0, failed: {} as Partial<Record<SkipReason, number>> };
+  const counters = {
+    fetches: 0,
+    succeeded: 0,
+    requests: 0,
+    notModified: 0,
+    bytes: 0,
+    failed: {} as Partial<Record<SkipReason, number>>,
+  };
   /** Origin -> why it is left alone (a Retry-After beyond maxRetryAfterMs). */
   const leftAlone = new Map<string, string>();
 
@@ -148,18 +160,27 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     if (leftAlone.size > MAX_SITES_LEFT_ALONE) leftAlone.delete(leftAlone.keys().next().value as string);
   }
 
-  /** One request to `url` while holding its origin's slot. */
-  async function hop(url: string, deadline: Deadline, onRetryAfter: (ms: number) => void): Promise<HopResult> {
+  /**
+   * One request to `url` while holding its origin's slot. `validators` (the first hop's only: they describe the page
+   * at the URL asked for, not at a redirect's target) make it conditional.
+   */
+  async function hop(
+    url: string,
+    deadline: Deadline,
+    onRetryAfter: (ms: number) => void,
+    validators?: Validators,
+  ): Promise<HopResult> {
     const fail = (reason: SkipReason, detail: string, status?: number): HopResult => ({
       done: { ok: false, url, reason, detail, ...(status !== undefined ? { status } : {}) },
     });
+    const conditional = hasValidators(validators) ? validators : undefined;
     counters.requests++;
-    let response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal)));
+    let response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'manual', conditional)));
     let finalUrl = url;
     if (response.type === 'opaqueredirect') {
       counters.requests++;
       try {
-        response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow')));
+        response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow', conditional)));
       } catch (error) {
         if (classifyError(error, deadline).reason !== 'network') throw error; // timeouts and aborts as usual
         // The extension's browser rules refuse hops to private hosts this way too (lib/app/network-guard.ts).
@@ -183,6 +204,23 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       }
     }
     const status = response.status;
+    if (status === 304 && conditional) {
+      // Not modified since the validators were taken: nothing to read, nothing to evaluate.
+      discardBody(response);
+      const etag = response.headers.get('etag') ?? undefined;
+      const lastModified = response.headers.get('last-modified') ?? undefined;
+      return {
+        done: {
+          ok: true,
+          notModified: true,
+          url: '',
+          finalUrl,
+          status: 304,
+          ...(etag !== undefined ? { etag } : {}),
+          ...(lastModified !== undefined ? { lastModified } : {}),
+        },
+      };
+    }
     if (isRedirectStatus(status)) {
       const location = response.headers.get('location');
       discardBody(response);
@@ -214,6 +252,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     }
     counters.bytes += body.byteLength;
     const lastModified = response.headers.get('last-modified') ?? undefined;
+    const etag = response.headers.get('etag') ?? undefined;
     return {
       done: {
         ok: true,
@@ -222,6 +261,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         status,
         ...(contentType !== undefined ? { contentType } : {}),
         ...(lastModified !== undefined ? { lastModified } : {}),
+        ...(etag !== undefined ? { etag } : {}),
         body,
         truncated,
       },
@@ -232,7 +272,12 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
    * The whole fetch of one URL, hop by hop. `spent` accumulates network time. Takes the first hop's site slot
    * before its first await, so the site counts as busy from the moment fetch() is called.
    */
-  async function run(url: string, signal: AbortSignal, spent: { ms: number }): Promise<Omit<FetchOutcome, 'elapsedMs'>> {
+  async function run(
+    url: string,
+    signal: AbortSignal,
+    spent: { ms: number },
+    validators?: Validators,
+  ): Promise<Omit<FetchOutcome, 'elapsedMs'>> {
     const fail = (reason: SkipReason, detail: string, status?: number): Omit<FetchFailure, 'elapsedMs'> => ({
       ok: false,
       url,
@@ -280,16 +325,21 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         const deadline = new Deadline(timeoutMs - spent.ms, signal, clock);
         const started = clock.now();
         try {
-          result = await hop(current, deadline, (ms) => {
-            if (ms <= maxRetryAfterMs) notBeforeMs = ms;
-            else {
-              leaveAlone(
-                origin,
-                `not contacted: the site asked for a pause of ${Math.ceil(ms / 1000)} s (Retry-After), longer than the ` +
-                  `${Math.round(maxRetryAfterMs / 1000)} s a crawl waits for one site`,
-              );
-            }
-          });
+          result = await hop(
+            current,
+            deadline,
+            (ms) => {
+              if (ms <= maxRetryAfterMs) notBeforeMs = ms;
+              else {
+                leaveAlone(
+                  origin,
+                  `not contacted: the site asked for a pause of ${Math.ceil(ms / 1000)} s (Retry-After), longer than the ` +
+                    `${Math.round(maxRetryAfterMs / 1000)} s a crawl waits for one site`,
+                );
+              }
+            },
+            redirects === 0 ? validators : undefined,
+          );
         } catch (error) {
           const { reason, detail } = classifyError(error, deadline);
           if (reason === 'aborted') return aborted();
@@ -314,12 +364,12 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     }
   }
 
-  async function fetchPage(url: string, signal?: AbortSignal): Promise<FetchOutcome> {
+  async function fetchPage(url: string, signal?: AbortSignal, validators?: Validators): Promise<FetchOutcome> {
     const spent = { ms: 0 };
     const link = linkedSignal([signal, closer.signal]);
     let outcome: FetchOutcome;
     try {
-      const partial = await run(url, link.signal, spent);
+      const partial = await run(url, link.signal, spent, validators);
       outcome = { ...partial, elapsedMs: spent.ms } as FetchOutcome;
     } catch (error) {
       // Last line of defence: nothing above should throw, but the contract is "never throws".
@@ -329,7 +379,8 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       link.dispose();
     }
     counters.fetches++;
-    if (outcome.ok) counters.succeeded++;
+    if (outcome.ok && outcome.notModified) counters.notModified++;
+    else if (outcome.ok) counters.succeeded++;
     else counters.failed[outcome.reason] = (counters.failed[outcome.reason] ?? 0) + 1;
     return outcome;
   }
@@ -355,6 +406,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       succeeded: counters.succeeded,
       failed: { ...counters.failed },
       requests: counters.requests,
+      notModified: counters.notModified,
       robotsRequests: robots.fetches,
       bytes: counters.bytes,
       inFlight: scheduler.inFlight(),

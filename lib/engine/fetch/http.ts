@@ -4,6 +4,7 @@
  * Pure TypeScript: runs in Node, a service worker and a Web Worker.
  */
 import { type Clock, realClock, type TimerHandle } from '../clock';
+import type { Validators } from '../types';
 
 /** Default User-Agent of every request (browsers silently drop it from fetch; Node sends it). */
 export const DEFAULT_USER_AGENT = 'Forager/0.1 (+personal topical crawler)';
@@ -19,22 +20,26 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
 /**
  * The RequestInit of every crawler request: no cookies or HTTP auth from the user's profile, no HTTP cache,
- * redirects handled by the caller so each hop can be checked.
+ * redirects handled by the caller so each hop can be checked. With `validators`, the request is conditional
+ * (If-None-Match, If-Modified-Since): the HTTP cache is still off ('no-store'), so the server's 304 reaches the caller
+ * as it is, instead of being answered from (or merged into) the browser's cache.
  */
 export function requestInit(
   userAgent: string,
   accept: string,
   signal: AbortSignal,
   redirect: RequestRedirect = 'manual',
+  validators?: Validators,
 ): RequestInit {
-  return {
-    method: 'GET',
-    credentials: 'omit',
-    cache: 'no-store',
-    redirect,
-    headers: { Accept: accept, 'User-Agent': userAgent },
-    signal,
-  };
+  const headers: Record<string, string> = { Accept: accept, 'User-Agent': userAgent };
+  if (validators?.etag) headers['If-None-Match'] = validators.etag;
+  if (validators?.lastModified) headers['If-Modified-Since'] = validators.lastModified;
+  return { method: 'GET', credentials: 'omit', cache: 'no-store', redirect, headers, signal };
+}
+
+/** Whether there is anything to make a request conditional on. */
+export function hasValidators(validators: Validators | undefined): validators is Validators {
+  return !!validators && (!!validators.etag || !!validators.lastModified);
 }
 
 /** Thrown by {@link Deadline.race} when the deadline expires or the caller aborts. */

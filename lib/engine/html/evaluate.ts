@@ -5,6 +5,7 @@ import { stopwordLanguage, TermCounter, TermStream, tokenize, tokenizeInto } fro
 import { keywordVector, norm, topicVector } from '../text/vector';
 import { canonicalizeUrl } from '../url/canonical';
 import { decodeHtml } from './charset';
+import { hashText } from '../text/hash';
 
 /** Most distinct outlinks kept per page; later new URLs are dropped (pages with 20,000 links exist). */
 export const DEFAULT_MAX_LINKS = 5000;
@@ -633,6 +634,7 @@ function evaluateIn(
     title,
     snippet,
     mainText: mainTextOf(visibleText, runText, runKind, runs.weight),
+    contentHash: contentHashOf(visibleText, runText, runKind, runs.weight),
     links,
     terms,
     length: tokens.length + titleTerms.length,
@@ -667,6 +669,15 @@ function mainTextOf(text: TextView, runText: number[], runKind: number[], weight
   if (s.length <= MAIN_TEXT_CHARS) return s;
   const space = s.lastIndexOf(' ', MAIN_TEXT_CHARS);
   return s.slice(0, space > MAIN_TEXT_CHARS / 2 ? space : MAIN_TEXT_CHARS);
+}
+
+/**
+ * The hash of the page's whole heaviest text, whitespace collapsed: `mainText` is cut at MAIN_TEXT_CHARS, and a change
+ * past the cut is still a change. Boilerplate (navigation, banners, footers, link lists) never counts, so a new date in
+ * a footer or another advert leaves it as it was.
+ */
+function contentHashOf(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+  return hashText(collapse(heaviestText(text, runText, runKind, weight, Number.POSITIVE_INFINITY)));
 }
 
 /** Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order. */
