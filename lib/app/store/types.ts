@@ -1,4 +1,4 @@
-import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord, Topic } from '../../engine';
+import type { CrawlCheckpoint, CrawlStats, Judgement, PageResult, SkipRecord, Topic } from '../../engine';
 
 /** Version of the stored crawl record layout ({@link CrawlRecord.version}); lib/app/store/migrate.ts upgrades older ones. */
 export const RECORD_VERSION = 2;
@@ -71,6 +71,13 @@ export interface CrawlRecord {
   stats: CrawlStats;
   /** Kept by the library's retention policy whatever its limits (lib/app/library/retention.ts). */
   pinned?: boolean;
+  /**
+   * The user's thumbs up and down on its results, oldest first (absent: none): what re-ranks the list and, while the
+   * crawl runs, what its topic learns from (the running crawl's checkpoint holds the same).
+   */
+  judgements?: Judgement[];
+  /** Sites (origins) whose pages the user hid from the list. */
+  hiddenSites?: string[];
 }
 
 /**
