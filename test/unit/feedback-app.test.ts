@@ -214,6 +214,7 @@ describe('the judged list (view/feedback.ts)', () => {
       topic: 'Brewing guide',
       context: ['Pour over', 'Heat the kettle'],
       seeds: [brew.url],
+      source: { kind: 'page', pageUrl: brew.url },
     });
     expect(moreLikeThis({ ...brew, title: '', snippet: 'Only a snippet' }).topic).toBe('Only a snippet');
   });

@@ -19,6 +19,10 @@ import {
   type TermVector,
   type Topic,
 } from '../../engine';
+import type { CrawlRecord } from '../store/types';
+import { oneLine } from '../text-safety';
+import { type ListFilter, visiblePages } from './relevance';
+import type { StartDraft } from './start-draft';
 
 /** The verdict on each judged URL. */
 export function judgementMap(judgements: readonly Judgement[] | undefined): Map<string, 1 | -1> {
@@ -102,9 +106,47 @@ export function hiddenByFeedback(
   return out;
 }
 
-/** The start of "More like this": a crawl seeded by one result, its title, snippet and main text as the topic. */
-export function moreLikeThis(page: PageResult): { topic: string; context: string[]; seeds: string[] } {
-  const title = (page.title || page.ogTitle || page.h1 || '').trim();
-  const context = [page.snippet, page.mainText ?? ''].map((s) => s.trim()).filter(Boolean);
-  return { topic: title || context[0]?.slice(0, 200) || page.url, context, seeds: [page.url] };
+/**
+ * The start of "More like this": a crawl seeded by one result, its title as the topic and its snippet and main text
+ * as the topic's context (the start view opens with it, for the user to confirm).
+ */
+export function moreLikeThis(page: PageResult): StartDraft {
+  const title = oneLine(page.title || page.ogTitle || page.h1 || '');
+  const context = [page.snippet, page.mainText ?? ''].map((s) => oneLine(s)).filter(Boolean);
+  return {
+    topic: title || context[0]?.slice(0, 200) || page.url,
+    seeds: [page.url],
+    source: { kind: 'page', pageUrl: page.url },
+    context,
+  };
+}
+
+/** What a judged list needs of its crawl. */
+export type JudgedCrawl = Pick<CrawlRecord, 'topic' | 'judgements' | 'hiddenSites'>;
+
+/**
+ * The rows a judged list shows, in order: {@link rankWithFeedback}, then the list's filter (lib/app/view/relevance.ts
+ * visiblePages) with the down-voted pages and hidden sites added to the user's hidden pages (unless the filter shows
+ * hidden pages). An up-voted page stays listed under the relevance cut: the user said it is relevant.
+ * `hiddenCount` is what the list's "N hidden, show" counts.
+ */
+export function judgedRows(
+  pages: readonly PageResult[],
+  crawl: JudgedCrawl,
+  cut: number,
+  filter: ListFilter & { showHidden: boolean },
+): { rows: PageResult[]; hiddenCount: number } {
+  const ranked = rankWithFeedback(pages, crawl.topic, crawl.judgements);
+  const hidden = new Set(filter.hidden ?? []);
+  for (const url of hiddenByFeedback(pages, crawl.judgements, crawl.hiddenSites)) hidden.add(url);
+  const shown = filter.showHidden ? undefined : hidden;
+  const visible = new Set(visiblePages(ranked, cut, { ...filter, hidden: shown }).map((p) => p.url));
+  const verdicts = judgementMap(crawl.judgements);
+  const rows = ranked.filter(
+    (p) =>
+      visible.has(p.url) || (verdicts.get(p.url) === 1 && !p.noindex && (filter.showSearch || !p.isSeed) && !shown?.has(p.url)),
+  );
+  let hiddenCount = 0;
+  for (const p of pages) if (hidden.has(p.url) && !p.noindex) hiddenCount++;
+  return { rows, hiddenCount };
 }
