@@ -41,9 +41,11 @@ describe('Rocchio feedback on the topic vector', () => {
     expect(v.solar).toBeGreaterThan(base.solar);
     expect(v.telescop).toBe(base.telescop);
     expect(withFeedback(fb, [])).toEqual(topic);
-    // Only push: a query term held by down-voted pages weighs less.
-    const pushed = topicVector(withFeedback(topic, [{ value: -1, terms: { solar: 1 } }]));
-    expect(pushed.solar).toBeLessThan(base.solar);
+    // Only push: the query's own words keep their weight; an expansion term the down-voted pages hold weighs less.
+    const expanded = { keywords: 'solar', context: ['solar mirror', 'solar mirror', 'solar mirror'] };
+    const pushed = topicVector(withFeedback(expanded, [{ value: -1, terms: { solar: 1, mirror: 1 } }]));
+    expect(pushed.solar).toBe(topicVector(expanded).solar);
+    expect(pushed.mirror).toBeLessThan(topicVector(expanded).mirror);
   });
 
   it('keeps at most FEEDBACK_TERMS feedback terms and ignores judgements without terms', () => {
@@ -146,9 +148,9 @@ describe('crawl.judge', () => {
 
   it('takes the terms it is given for a page it did not fetch, and refuses a value that is not 1, 0 or -1', () => {
     const run = mirrorCrawl();
-    run.judge('https://elsewhere.example/x', -1, { solar: 1 });
-    expect(run.judgements()).toEqual([expect.objectContaining({ url: 'https://elsewhere.example/x', value: -1 })]);
-    expect(topicVector(run.currentTopic()).solar).toBeLessThan(1);
+    run.judge('https://elsewhere.example/x', 1, { lens: 1 });
+    expect(run.judgements()).toEqual([expect.objectContaining({ url: 'https://elsewhere.example/x', value: 1 })]);
+    expect(topicVector(run.currentTopic()).lens).toBeGreaterThan(0);
     expect(() => run.judge('https://elsewhere.example/x', 2 as never)).toThrow(/1, 0 or -1/);
   });
 });
@@ -225,10 +227,10 @@ describe('strategies learn from judgements', () => {
     s.onJudgement({ ...change, value: 0, previous: 1 });
     expect(s.bandit.pulls).toBe(pulls);
     expect(s.bandit.mean('https://f.example/docs', 'https://f.example')).toBeCloseTo(mean, 12);
-    // A change of mind: the up-vote's pulls go, the down-vote's come.
+    // A change of mind: the up-vote's pulls go, the down-vote's (one page's worth) come.
     s.onJudgement({ ...change, value: 1, previous: 0 });
     s.onJudgement({ ...change, value: -1, previous: 1 });
-    expect(s.bandit.pulls).toBe(pulls + 3);
+    expect(s.bandit.pulls).toBe(pulls + 1);
     expect(s.bandit.mean('https://f.example/docs', 'https://f.example')).toBeLessThan(mean);
     // The state still saves and restores.
     const copy = new ForagerStrategy(ctx());

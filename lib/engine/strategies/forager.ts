@@ -72,8 +72,13 @@ export const FORAGER_DEFAULTS = {
 };
 
 const SEED_SCORE = 1e6;
-/** What one judgement weighs in the bandit and the classifier, in fetched pages. */
-const JUDGEMENT_WEIGHT = 3;
+/**
+ * What one judgement weighs in the bandit and the classifier, in fetched pages: an up-vote several, a down-vote one (a
+ * result the user turns down is most often a near miss in the right section: weighing it as much sent the crawl away
+ * from the targets' sections in the lab).
+ */
+const UP_WEIGHT = 3;
+const DOWN_WEIGHT = 1;
 /** Fetched pages whose link features are kept for judgements. */
 const JUDGEABLE_PAGES = 2000;
 
@@ -467,18 +472,19 @@ export class ForagerStrategy extends FrontierStrategy {
   }
 
   /**
-   * A judgement counts as {@link JUDGEMENT_WEIGHT} fetched pages of its section in the bandit (taken back on undo or a
-   * change of mind) and as as many SGD steps of the link classifier on the link that led to it; an up-voted page's
-   * link words join the centroid. The topic vector moves (anchors are scored against the new one), links follow
-   * their parents' new scores, and the whole frontier is re-scored.
+   * A judgement counts as fetched pages of its section in the bandit ({@link UP_WEIGHT} or {@link DOWN_WEIGHT}; taken
+   * back on undo or a change of mind) and as as many SGD steps of the link classifier on the link that led to it; an
+   * up-voted page's link words join the centroid. The topic vector moves (anchors are scored against the new one),
+   * links follow their parents' new scores, and the whole frontier is re-scored.
    */
   onJudgement(change: JudgementChange): void {
-    if (change.previous !== 0) this.bandit.record(change.url, change.previous > 0 ? 1 : 0, -JUDGEMENT_WEIGHT);
+    const weight = (v: number) => (v > 0 ? UP_WEIGHT : DOWN_WEIGHT);
+    if (change.previous !== 0) this.bandit.record(change.url, change.previous > 0 ? 1 : 0, -weight(change.previous));
     if (change.value !== 0) {
-      this.bandit.record(change.url, change.value > 0 ? 1 : 0, JUDGEMENT_WEIGHT);
+      this.bandit.record(change.url, change.value > 0 ? 1 : 0, weight(change.value));
       const own = this.judgeable.get(change.url);
       if (own) {
-        for (let i = 0; i < JUDGEMENT_WEIGHT; i++) this.classifier.learn(own.features, change.value > 0);
+        for (let i = 0; i < weight(change.value); i++) this.classifier.learn(own.features, change.value > 0);
         if (change.value > 0) this.waiting.push(own.words);
       }
     }

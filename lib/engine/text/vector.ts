@@ -86,14 +86,16 @@ export function keywordVector(topic: Topic): TermVector {
  */
 export function topicVector(topic: Topic): TermVector {
   const base = expandedVector(topic);
-  return topic.feedback ? withFeedbackTerms(base, topic.feedback) : base;
+  return topic.feedback ? withFeedbackTerms(base, topic.feedback, keywordVector(topic)) : base;
 }
 
 /**
  * Relevance feedback (Rocchio) on a topic vector: each feedback term's weight is a share of the vector's mass, added
- * (up-voted pages pull) or taken away (down-voted push); weights below 0 are dropped, as Rocchio does.
+ * (up-voted pages pull) or taken away (down-voted push); weights below 0 are dropped, as Rocchio does. The query's
+ * own terms (`query`) are never pushed below their weight: a page the user turned down holds the user's words too
+ * (in the lab, pushing them lost the topic: lib/engine/README.md).
  */
-function withFeedbackTerms(base: TermVector, feedback: TermVector): TermVector {
+function withFeedbackTerms(base: TermVector, feedback: TermVector, query: TermVector): TermVector {
   let mass = 0;
   for (const k in base) mass += base[k];
   if (mass === 0) mass = 1;
@@ -102,7 +104,8 @@ function withFeedbackTerms(base: TermVector, feedback: TermVector): TermVector {
   for (const k in feedback) {
     const w = feedback[k];
     if (!Number.isFinite(w)) continue;
-    const v = (out[k] ?? 0) + w * mass;
+    let v = (out[k] ?? 0) + w * mass;
+    if (Object.hasOwn(query, k)) v = Math.max(v, base[k]);
     if (v > 0) out[k] = v;
     else delete out[k];
   }
