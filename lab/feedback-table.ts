@@ -2,11 +2,13 @@
  * The relevance-feedback table (issue 15): recall-area with and without the simulated user, per strategy, paired per
  * topic, from one or more `npm run lab -- run --json` files (a run split by topic merges here).
  *
- *   npx tsx lab/feedback-table.ts out-1.json out-2.json ... [--metric recall-area] [--task 2]
+ *   npx tsx lab/feedback-table.ts out-1.json out-2.json ... [log-1.txt ...] [--metric recall-area] [--task 2]
  *
  * A strategy label `X:feedback.every=..,feedback.k=..` is paired with the label `X` (the same strategy without the
  * user). Prints mean ± standard error over topics of each side, the paired difference with its standard error, and
- * wins / ties / losses.
+ * wins / ties / losses. With the runs' logs (their stderr), also the result list at the crawl's end (new pages at or
+ * above the relevance cut, as the extension lists them): rows and false positives (rows that are not targets), with
+ * a user who judges nothing (`feedback.k=0`) against one who judges.
  */
 import { readFileSync } from 'node:fs';
 
@@ -18,6 +20,9 @@ interface Result {
 }
 
 const args = process.argv.slice(2);
+// Log files (.txt) carry the `[feedback]` lines of lab/run.ts: the result list at each crawl's end.
+const logs = args.filter((a) => a.endsWith('.txt'));
+for (let i = args.length - 1; i >= 0; i--) if (args[i].endsWith('.txt')) args.splice(i, 1);
 const opt = (name: string, fallback: string): string => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args.splice(i, 2)[1] : fallback;
@@ -53,11 +58,18 @@ const f = (x: number) => x.toFixed(3);
 console.log(`${metric}, Task ${task}: without -> with the simulated user, mean ± s.e. over topics, paired`);
 console.log('| strategy | budget | topics | without | with | with - without | wins / ties / losses |');
 console.log('| --- | --- | --- | --- | --- | --- | --- |');
-for (const [label, withBudgets] of values) {
+/** The label of the same strategy without feedback: `X`, or `X:feedback.every=..,feedback.k=0` (a user who judges nothing). */
+const withoutLabel = (label: string): string | undefined => {
   const colon = label.indexOf(':feedback.');
-  if (colon < 0) continue;
+  if (colon < 0 || /feedback\.k=0\b/.test(label)) return undefined;
   const base = label.slice(0, colon);
-  const withoutBudgets = values.get(base);
+  return values.has(base) ? base : [...values.keys()].find((l) => l.startsWith(`${base}:feedback.`) && /feedback\.k=0\b/.test(l));
+};
+for (const [label, withBudgets] of values) {
+  const without = withoutLabel(label);
+  if (!without) continue;
+  const base = label.slice(0, label.indexOf(':feedback.'));
+  const withoutBudgets = values.get(without);
   if (!withoutBudgets) continue;
   for (const [budget, withTopics] of withBudgets) {
     const withoutTopics = withoutBudgets.get(budget);
@@ -71,6 +83,50 @@ for (const [label, withBudgets] of values) {
     console.log(
       `| ${base} | ${budget} | ${topics.length} | ${f(mean(a))} ± ${f(se(a))} | ${f(mean(b))} ± ${f(se(b))} | ` +
         `${d.length ? (mean(d) >= 0 ? '+' : '') + f(mean(d)) : '-'} ± ${f(se(d))} | ${wins} / ${topics.length - wins - losses} / ${losses} |`,
+    );
+  }
+}
+
+if (logs.length) {
+  interface Line {
+    topic: string;
+    strategy: string;
+    rows: number;
+    falsePositives: number;
+    up: number;
+    down: number;
+  }
+  const lines: Line[] = [];
+  for (const file of logs)
+    for (const text of readFileSync(file, 'utf8').split('\n'))
+      if (text.startsWith('[feedback] ')) lines.push(JSON.parse(text.slice('[feedback] '.length)) as Line);
+  const byLabel = new Map<string, Map<string, Line>>();
+  for (const l of lines) {
+    const m = byLabel.get(l.strategy) ?? new Map<string, Line>();
+    byLabel.set(l.strategy, m);
+    m.set(l.topic, l);
+  }
+  console.log('');
+  console.log(
+    'The result list at the end of the crawl (new pages at or above the relevance cut, judged rows re-ranked and filtered), summed over topics',
+  );
+  console.log(
+    '| strategy | topics | rows without | false positives without | rows with | false positives with | change in false positives | judged up / down |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const [label, withTopics] of byLabel) {
+    if (/feedback\.k=0\b/.test(label)) continue;
+    const base = label.slice(0, label.indexOf(':feedback.'));
+    const zero = [...byLabel.keys()].find((l) => l.startsWith(`${base}:feedback.`) && /feedback\.k=0\b/.test(l));
+    if (!zero) continue;
+    const withoutTopics = byLabel.get(zero)!;
+    const topics = [...withTopics.keys()].filter((t) => withoutTopics.has(t));
+    const sum = (m: Map<string, Line>, k: keyof Line) => topics.reduce((s, t) => s + (m.get(t)![k] as number), 0);
+    const fpA = sum(withoutTopics, 'falsePositives');
+    const fpB = sum(withTopics, 'falsePositives');
+    console.log(
+      `| ${base} | ${topics.length} | ${sum(withoutTopics, 'rows')} | ${fpA} | ${sum(withTopics, 'rows')} | ${fpB} | ` +
+        `${fpA ? `${(((fpB - fpA) / fpA) * 100).toFixed(0)}%` : '-'} | ${sum(withTopics, 'up')} / ${sum(withTopics, 'down')} |`,
     );
   }
 }

@@ -17,6 +17,8 @@ import { driveOnClock, simulatedFetch } from './simnet';
 import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
+import { judgedRows } from '../lib/app/view/feedback';
+import { countsOf } from '../lib/app/view/relevance';
 
 /** A strategy as the lab runs it: a label for tables and plots, a registry name and parameters. */
 export interface LabStrategy {
@@ -224,6 +226,14 @@ export interface CrawlOutcome {
   times?: number[];
   /** The simulated user's judgements, when there was one. */
   judgements?: { url: string; value: 1 | -1 }[];
+  /** The user's result list at the end, when there was a user. */
+  list?: ListOutcome;
+}
+
+/** The result list at a crawl's end: its rows, and those that are not targets. */
+export interface ListOutcome {
+  rows: number;
+  falsePositives: number;
 }
 
 export interface RunOptions {
@@ -313,8 +323,9 @@ async function consume(
   index: number,
   clock?: { now(): number },
   user?: SimulatedUser,
-): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'scores' | 'errors' | 'done' | 'times' | 'judgements'>> {
+): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'scores' | 'errors' | 'done' | 'times' | 'judgements' | 'list'>> {
   const judge = user ? simulatedUser(crawl, user) : undefined;
+  const pages: PageResult[] = [];
   const urls: string[] = [];
   const isSeed: boolean[] = [];
   const scores: number[] = [];
@@ -327,7 +338,8 @@ async function consume(
       isSeed.push(ev.page.isSeed);
       scores.push(ev.page.score);
       if (clock) times.push(clock.now());
-      judge?.(ev.page);
+      judge?.onPage(ev.page);
+      if (user) pages.push(ev.page);
     } else if (ev.type === 'done') {
       done = ev.reason;
       errors = ev.stats.errors;
@@ -341,17 +353,35 @@ async function consume(
     errors,
     done,
     ...(clock ? { times } : {}),
-    ...(user ? { judgements: crawl.judgements().map((j) => ({ url: j.url, value: j.value })) } : {}),
+    ...(user
+      ? {
+          judgements: crawl.judgements().map((j) => ({ url: j.url, value: j.value })),
+          list: listOutcome(crawl, pages, new Set(user.targets)),
+        }
+      : {}),
   };
 }
 
-/** The simulated user of `user` on `crawl`: call it with each page as it comes. */
-export function simulatedUser(crawl: ReturnType<typeof createCrawl>, user: SimulatedUser): (page: PageResult) => void {
+/**
+ * The result list the user would see at the crawl's end (lib/app/view: new pages at or above the relevance cut,
+ * re-ranked and filtered by the judgements): how many rows, how many of them are not targets (false positives).
+ */
+function listOutcome(crawl: ReturnType<typeof createCrawl>, pages: PageResult[], targets: Set<string>): ListOutcome {
+  const { rows } = judgedRows(pages, { topic: crawl.checkpoint().topic, judgements: crawl.judgements() }, countsOf(pages).cut, {
+    showSearch: false,
+    showLow: false,
+    showHidden: false,
+  });
+  return { rows: rows.length, falsePositives: rows.filter((p) => !targets.has(p.url)).length };
+}
+
+/** The simulated user of `user` on `crawl`: call `onPage` with each page as it comes. */
+export function simulatedUser(crawl: ReturnType<typeof createCrawl>, user: SimulatedUser): { onPage(page: PageResult): void } {
   const targets = new Set(user.targets);
   const results: PageResult[] = [];
   const judged = new Set<string>();
   let pages = 0;
-  return (page) => {
+  const onPage = (page: PageResult) => {
     pages++;
     if (!page.isSeed && !page.noindex) results.push(page);
     if (pages % user.every !== 0) return;
@@ -366,6 +396,7 @@ export function simulatedUser(crawl: ReturnType<typeof createCrawl>, user: Simul
       crawl.judge(p.url, targets.has(p.url) ? 1 : -1, p.profile?.terms);
     }
   };
+  return { onPage };
 }
 
 /** One crawl on the simulated network: virtual clock, in-memory fetch with the network's latencies, the engine's loop. */
@@ -475,6 +506,13 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
     finished++;
     const elapsed = (Date.now() - started) / 1000;
     const eta = (elapsed / finished) * (tasks.length - finished);
+    if (o.list) {
+      const up = o.judgements?.filter((j) => j.value === 1).length ?? 0;
+      // One line per crawl with a simulated user, read by lab/feedback-table.ts (--lists).
+      log(
+        `[feedback] ${JSON.stringify({ topic: job.topic.id, strategy: job.strategy.label, ...o.list, up, down: (o.judgements?.length ?? 0) - up })}`,
+      );
+    }
     log(
       `[${finished}/${tasks.length}] ${job.topic.id} task${job.task} ${job.strategy.label} seed${job.seed}: ` +
         `${o.urls.length} pages, ${o.errors} errors, ${o.done}, ${(o.elapsedMs / 1000).toFixed(1)} s ` +
@@ -535,7 +573,8 @@ const FEEDBACK_PARAM = 'feedback.';
 
 /**
  * The simulated user a strategy label asks for: `feedback.every` (pages between judging rounds) and `feedback.k`
- * (results judged per round), both needed; none without them. So one run compares a strategy with and without.
+ * (results judged per round; 0 judges nothing but counts the list), both needed; none without them. So one run
+ * compares a strategy with and without.
  * @throws Error for an unknown `feedback.` setting or a value that is not a positive whole number.
  */
 export function feedbackOf(job: CrawlJob, web: Pick<LocalWeb, 'urlFor'>): { feedback?: SimulatedUser } {
@@ -545,8 +584,10 @@ export function feedbackOf(job: CrawlJob, web: Pick<LocalWeb, 'urlFor'>): { feed
     const name = k.slice(FEEDBACK_PARAM.length);
     if (name !== 'every' && name !== 'k')
       throw new Error(`strategy ${job.strategy.label}: ${k}: unknown feedback setting (every, k)`);
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
-      throw new Error(`strategy ${job.strategy.label}: ${k} must be a whole number >= 1`);
+    // k = 0: a user who judges nothing, so the list's false positives are counted without feedback too.
+    const least = name === 'k' ? 0 : 1;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < least)
+      throw new Error(`strategy ${job.strategy.label}: ${k} must be a whole number >= ${least}`);
     settings[name] = v;
   }
   if (Object.keys(settings).length === 0) return {};

@@ -631,6 +631,12 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       await waitFor(async () => (await resultRows(again))[0]?.url === liked, 'the up-voted row first after the restart');
       expect(await pressed(again, liked, 'judge-up')).toBe('true');
       expect((await resultRows(again)).some((r) => r.url === disliked)).toBe(false);
+      // The popup (the running crawl's) ranks it the same.
+      const popup = await driver.open('popup.html', POPUP);
+      await waitFor(async () => (await resultRows(popup))[0]?.url === liked, 'the up-voted row first in the popup');
+      expect(await pressed(popup, liked, 'judge-up')).toBe('true');
+      expect((await resultRows(popup)).some((r) => r.url === disliked)).toBe(false);
+      await popup.close();
 
       fbGate.open();
       expect(await waitForStatus(again, ['done', 'error', 'stopped'], 180_000)).toBe('done');
