@@ -600,7 +600,12 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       await waitFor(gone, 'the down-voted row out of the list');
       expect(await view.$eval(tid('toggle-hidden'), (e) => e.textContent ?? '')).toMatch(/1/);
       await clickTestId(view, 'judge-undo');
-      await waitFor(async () => !(await gone()), 'the row back after Undo');
+      // Undone: nothing is hidden any more, and only the up-vote is kept (the row itself may now rank under the
+      // relevance cut: the topic moved towards the up-voted page).
+      await waitFor(
+        async () => !(await view.$(tid('toggle-hidden'))) && (await judgementsOf(id)).record.join('|') === `1 ${liked}`,
+        'the down-vote undone',
+      );
       await clickInRow(view, disliked, 'judge-down');
       await waitFor(gone, 'the down-voted row out again');
 
@@ -644,6 +649,13 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       expect(json.crawl.id).toBe(id);
       expect((json.crawl.judgements ?? []).map((j) => `${j.value} ${j.url}`)).toEqual(expected);
       expect(json.crawl.judgements?.[0].terms).toEqual(json.pages.find((p) => p.url === liked)?.profile?.terms);
+
+      // "More like this": the start view, seeded by the row, its title as the topic.
+      const likedTitle = json.pages.find((p) => p.url === liked)!.title;
+      await clickInRow(again, liked, 'more-like-this');
+      await waitForStartForm(again);
+      expect(await again.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)).toBe(likedTitle.replace(/\s+/g, ' ').trim());
+      expect(await again.$eval(tid('seeds'), (e) => (e as HTMLTextAreaElement).value.trim())).toBe(liked);
       await again.close();
       await view.close();
     } finally {
