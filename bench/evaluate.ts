@@ -12,14 +12,15 @@
  * node_modules link), that tree's evaluatePage is timed too, interleaved with this one on the same pages, and the
  * ratio of this evaluation to that one is printed (sums of medians and of minimums).
  *
- * Run: npx tsx bench/evaluate.ts [--baseline DIR]       (REPS=n for more repetitions)
+ * Run: npx tsx bench/evaluate.ts [--baseline DIR]       (REPS=n for more repetitions; FEEDBACK=1: topics carrying
+ * ten judgements' feedback, see withJudgements)
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Parser } from 'htmlparser2';
-import { evaluatePage } from '../lib/engine';
+import { evaluatePage, termProfile, withFeedback } from '../lib/engine';
 import type { EvaluationInput, PageEvaluation, Topic } from '../lib/engine';
 import { median } from './stats';
 
@@ -68,6 +69,19 @@ function largeHtmlFiles(root: string, max: number): string[] {
     }
   }
   return found.sort().slice(0, max);
+}
+
+/**
+ * FEEDBACK=1: every page's topic carries the feedback of ten judgements (issue 15), five up and five down, the term
+ * profiles of ten of the bench's pages: the heaviest topic vector a judged crawl scores with (up to FEEDBACK_TERMS
+ * more terms). A baseline from before feedback existed ignores them, so --baseline gives the whole cost.
+ */
+function withJudgements(pages: BenchPage[]): void {
+  const judged = pages.slice(0, 10).map((p, i) => ({
+    value: (i % 2 === 0 ? 1 : -1) as 1 | -1,
+    terms: termProfile(evaluatePage({ url: 'https://example.com/j', body: p.body, topic: p.topic }).terms),
+  }));
+  for (const p of pages) p.topic = withFeedback(p.topic, judged);
 }
 
 /** Real documentation sites (Python, PostgreSQL, Django, git, SQLite ...) the lab downloads into .cache/docweb. */
@@ -177,6 +191,7 @@ function bareParse(body: Uint8Array): number {
  */
 export async function benchEvaluate(baseline?: EvaluateFn): Promise<Record<string, number>> {
   const pages = loadBenchPages();
+  if (process.env.FEEDBACK) withJudgements(pages);
   const out: Record<string, number> = { pages: pages.length };
   if (pages.length === 0) return out;
   const url = 'https://example.com/page';

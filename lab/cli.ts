@@ -241,7 +241,10 @@ async function cmdRun(args: Args): Promise<void> {
     const crawlSeconds = (Date.now() - t0) / 1000;
     const pagesFile = str(args, 'pages');
     if (pagesFile) {
-      writeFileSync(pagesFile, JSON.stringify(records.map(({ scores: _s, ...r }) => ({ ...r, pages: r.pages.map((p) => p.id) }))));
+      writeFileSync(
+        pagesFile,
+        JSON.stringify(records.map(({ scores: _s, ...r }) => ({ ...r, pages: r.pages.map((p) => p.id) }))),
+      );
       log(`wrote ${pagesFile}`);
     }
     const { results, statics, timeToTargets } = analyze(records, topics, corpus, {

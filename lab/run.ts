@@ -4,12 +4,12 @@
  * first k pages do not depend on its budget). Page evaluations are cached per (topic, URL, bytes) across crawls.
  */
 import { createHash } from 'node:crypto';
-import { createCrawl, evaluatePage, VirtualClock } from '../lib/engine';
+import { createCrawl, evaluatePage, measuredTopic, rescore, VirtualClock } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { localEvaluator } from '../lib/engine';
 import { strategySpec } from '../lib/engine';
-import type { EvaluationInput, Evaluator, PageEvaluation, Topic } from '../lib/engine';
+import type { EvaluationInput, Evaluator, PageEvaluation, PageResult, Topic } from '../lib/engine';
 import type { UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { networkModel, SimulatedNetwork } from './network';
@@ -17,6 +17,8 @@ import { driveOnClock, simulatedFetch } from './simnet';
 import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
+import { judgedRows } from '../lib/app/view/feedback';
+import { countsOf } from '../lib/app/view/relevance';
 
 /** A strategy as the lab runs it: a label for tables and plots, a registry name and parameters. */
 export interface LabStrategy {
@@ -110,6 +112,7 @@ export class CachingEvaluator implements Evaluator {
       input.topic.allLanguages ?? false,
       input.topic.context ?? [],
       input.topic.weights ?? {},
+      input.topic.feedback ?? null,
       input.url,
       input.contentType ?? '',
       input.contextWindow ?? null,
@@ -191,6 +194,20 @@ export interface CrawlTask {
   maxBytes?: number;
   /** Crawl on the simulated network (virtual time) instead of HTTP. */
   network?: NetworkSetting;
+  /** A simulated user judging results as the crawl goes (see {@link simulatedUser}). */
+  feedback?: SimulatedUser;
+}
+
+/**
+ * The lab's simulated user (issue 15): after every `every` pages, the `k` best-ranked results not judged yet (new
+ * pages, not seeds, ranked as the results list ranks them: by their score re-scored against the current topic) are
+ * judged: a target up, anything else down.
+ */
+export interface SimulatedUser {
+  every: number;
+  k: number;
+  /** The topic's targets, as URLs of the web the crawl runs on. */
+  targets: string[];
 }
 
 /** What a crawl returns before its URLs are mapped to corpus ids. */
@@ -207,6 +224,16 @@ export interface CrawlOutcome {
   cacheHits: number;
   /** Simulated network: simulated ms from the crawl's start to each page. */
   times?: number[];
+  /** The simulated user's judgements, when there was one. */
+  judgements?: { url: string; value: 1 | -1 }[];
+  /** The user's result list at the end, when there was a user. */
+  list?: ListOutcome;
+}
+
+/** The result list at a crawl's end: its rows, and those that are not targets. */
+export interface ListOutcome {
+  rows: number;
+  falsePositives: number;
 }
 
 export interface RunOptions {
@@ -282,7 +309,7 @@ export async function runCrawlTask(
     signal,
   });
   try {
-    const outcome = await consume(crawl, task.index);
+    const outcome = await consume(crawl, task.index, undefined, task.feedback);
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
   } finally {
     fetcher.close();
@@ -295,7 +322,10 @@ async function consume(
   crawl: ReturnType<typeof createCrawl>,
   index: number,
   clock?: { now(): number },
-): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'scores' | 'errors' | 'done' | 'times'>> {
+  user?: SimulatedUser,
+): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'scores' | 'errors' | 'done' | 'times' | 'judgements' | 'list'>> {
+  const judge = user ? simulatedUser(crawl, user) : undefined;
+  const pages: PageResult[] = [];
   const urls: string[] = [];
   const isSeed: boolean[] = [];
   const scores: number[] = [];
@@ -308,12 +338,65 @@ async function consume(
       isSeed.push(ev.page.isSeed);
       scores.push(ev.page.score);
       if (clock) times.push(clock.now());
+      judge?.onPage(ev.page);
+      if (user) pages.push(ev.page);
     } else if (ev.type === 'done') {
       done = ev.reason;
       errors = ev.stats.errors;
     }
   }
-  return { index, urls, isSeed, scores, errors, done, ...(clock ? { times } : {}) };
+  return {
+    index,
+    urls,
+    isSeed,
+    scores,
+    errors,
+    done,
+    ...(clock ? { times } : {}),
+    ...(user
+      ? {
+          judgements: crawl.judgements().map((j) => ({ url: j.url, value: j.value })),
+          list: listOutcome(crawl, pages, new Set(user.targets)),
+        }
+      : {}),
+  };
+}
+
+/**
+ * The result list the user would see at the crawl's end (lib/app/view: new pages at or above the relevance cut,
+ * re-ranked and filtered by the judgements): how many rows, how many of them are not targets (false positives).
+ */
+function listOutcome(crawl: ReturnType<typeof createCrawl>, pages: PageResult[], targets: Set<string>): ListOutcome {
+  const { rows } = judgedRows(pages, { topic: crawl.checkpoint().topic, judgements: crawl.judgements() }, countsOf(pages).cut, {
+    showSearch: false,
+    showLow: false,
+    showHidden: false,
+  });
+  return { rows: rows.length, falsePositives: rows.filter((p) => !targets.has(p.url)).length };
+}
+
+/** The simulated user of `user` on `crawl`: call `onPage` with each page as it comes. */
+export function simulatedUser(crawl: ReturnType<typeof createCrawl>, user: SimulatedUser): { onPage(page: PageResult): void } {
+  const targets = new Set(user.targets);
+  const results: PageResult[] = [];
+  const judged = new Set<string>();
+  let pages = 0;
+  const onPage = (page: PageResult) => {
+    pages++;
+    if (!page.isSeed && !page.noindex) results.push(page);
+    if (pages % user.every !== 0) return;
+    const vec = measuredTopic(crawl.currentTopic());
+    const ranked = results
+      .filter((p) => !judged.has(p.url))
+      .map((p) => ({ p, score: rescore(p, vec) }))
+      .sort((a, b) => b.score - a.score || (a.p.url < b.p.url ? -1 : 1))
+      .slice(0, user.k);
+    for (const { p } of ranked) {
+      judged.add(p.url);
+      crawl.judge(p.url, targets.has(p.url) ? 1 : -1, p.profile?.terms);
+    }
+  };
+  return { onPage };
 }
 
 /** One crawl on the simulated network: virtual clock, in-memory fetch with the network's latencies, the engine's loop. */
@@ -350,7 +433,7 @@ async function runSimulatedCrawl(
     signal,
   });
   try {
-    const outcome = await driveOnClock(clock, consume(crawl, task.index, clock));
+    const outcome = await driveOnClock(clock, consume(crawl, task.index, clock, task.feedback));
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
   } finally {
     fetcher.close();
@@ -398,6 +481,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
     fetchConcurrency: options.fetchConcurrency ?? 8,
     maxBytes: options.maxBytes,
     ...(options.network ? { network: options.network } : {}),
+    ...feedbackOf(job, web),
   }));
   const records = new Array<CrawlRecord>(tasks.length);
   const stats: RunStats = { evaluations: 0, cacheHits: 0 };
@@ -422,6 +506,13 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
     finished++;
     const elapsed = (Date.now() - started) / 1000;
     const eta = (elapsed / finished) * (tasks.length - finished);
+    if (o.list) {
+      const up = o.judgements?.filter((j) => j.value === 1).length ?? 0;
+      // One line per crawl with a simulated user, read by lab/feedback-table.ts (--lists).
+      log(
+        `[feedback] ${JSON.stringify({ topic: job.topic.id, strategy: job.strategy.label, ...o.list, up, down: (o.judgements?.length ?? 0) - up })}`,
+      );
+    }
     log(
       `[${finished}/${tasks.length}] ${job.topic.id} task${job.task} ${job.strategy.label} seed${job.seed}: ` +
         `${o.urls.length} pages, ${o.errors} errors, ${o.done}, ${(o.elapsedMs / 1000).toFixed(1)} s ` +
@@ -473,8 +564,36 @@ const TOPIC_PARAM = 'topic.';
 /** A strategy's own parameters (the `topic.` ones are the topic's, see {@link labTopic}). */
 export function strategyParams(params: LabStrategy['params']): LabStrategy['params'] {
   const out: LabStrategy['params'] = {};
-  for (const [k, v] of Object.entries(params)) if (!k.startsWith(TOPIC_PARAM)) out[k] = v;
+  for (const [k, v] of Object.entries(params)) if (!k.startsWith(TOPIC_PARAM) && !k.startsWith(FEEDBACK_PARAM)) out[k] = v;
   return out;
+}
+
+/** Prefix of the simulated user's settings in a strategy label: `forager:feedback.every=100,feedback.k=5`. */
+const FEEDBACK_PARAM = 'feedback.';
+
+/**
+ * The simulated user a strategy label asks for: `feedback.every` (pages between judging rounds) and `feedback.k`
+ * (results judged per round; 0 judges nothing but counts the list), both needed; none without them. So one run
+ * compares a strategy with and without.
+ * @throws Error for an unknown `feedback.` setting or a value that is not a positive whole number.
+ */
+export function feedbackOf(job: CrawlJob, web: Pick<LocalWeb, 'urlFor'>): { feedback?: SimulatedUser } {
+  const settings: Record<string, number> = {};
+  for (const [k, v] of Object.entries(job.strategy.params)) {
+    if (!k.startsWith(FEEDBACK_PARAM)) continue;
+    const name = k.slice(FEEDBACK_PARAM.length);
+    if (name !== 'every' && name !== 'k')
+      throw new Error(`strategy ${job.strategy.label}: ${k}: unknown feedback setting (every, k)`);
+    // k = 0: a user who judges nothing, so the list's false positives are counted without feedback too.
+    const least = name === 'k' ? 0 : 1;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < least)
+      throw new Error(`strategy ${job.strategy.label}: ${k} must be a whole number >= ${least}`);
+    settings[name] = v;
+  }
+  if (Object.keys(settings).length === 0) return {};
+  if (settings.every === undefined || settings.k === undefined)
+    throw new Error(`strategy ${job.strategy.label}: feedback needs both feedback.every and feedback.k`);
+  return { feedback: { every: settings.every, k: settings.k, targets: job.topic.targets.map((id) => web.urlFor(id)) } };
 }
 
 /**

@@ -10,12 +10,14 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { CrawlSnapshot, LiveServerMessage, StrategyDescription, TabContext } from '../../lib/app/protocol';
 import type { CrawlSettings } from '../../lib/app/store/types';
 import { oneLine } from '../../lib/app/text-safety';
-import { countsOf, mergeScores, visiblePages } from '../../lib/app/view/relevance';
+import { judgedRows } from '../../lib/app/view/feedback';
+import { countsOf, mergeScores } from '../../lib/app/view/relevance';
 import { mergeResults } from '../../lib/app/view/results';
 import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
 import { errorMessage } from '../../lib/engine';
 import { connectLive, openResultsPage, request } from '../ui/api';
 import { CrawlPanel, FailureNotice, fetchedNothing, ListActions, ListToggles, ResultList, StartForm } from '../ui/components';
+import { useFeedback } from '../ui/feedback';
 import { useHidden } from '../ui/hidden';
 import { t } from '../ui/i18n';
 import { loadDefaults } from '../ui/settings';
@@ -117,16 +119,16 @@ export function App() {
   }, [snap, tab, first]);
 
   const counts = useMemo(() => countsOf(current?.scores ?? []), [current?.scores]);
-  const rows = useMemo(
-    () =>
-      current
-        ? visiblePages(current.top, counts.cut, {
-            showSearch: view.showSearch,
-            showLow: view.showLow,
-            hidden: view.showHidden ? undefined : hidden,
-          })
-        : [],
-    [current?.top, counts.cut, view, hidden],
+  // Judgements re-rank the list and hide down-voted pages and hidden sites (lib/app/view/feedback.ts).
+  const { rows, hiddenCount } = useMemo(
+    () => (current ? judgedRows(current.top, current.record, counts.cut, { ...view, hidden }) : { rows: [], hiddenCount: 0 }),
+    [current?.top, current?.record.judgements, current?.record.hiddenSites, counts.cut, view, hidden],
+  );
+  const feedback = useFeedback(
+    current?.record,
+    (record) => setSnap((cur) => (cur && cur !== 'loading' && cur.record.id === record.id ? { ...cur, record } : cur)),
+    setError,
+    (hash) => openResultsPage(hash),
   );
   const running = current?.record.status === 'running';
 
@@ -206,19 +208,20 @@ export function App() {
         <FailureNotice record={current.record} onError={setError} />
       ) : (
         <>
+          {feedback.notice}
           <div class="list-box">
             <ResultList
               pages={rows}
               topic={current.record.topic.keywords}
               language={current.record.topic.language}
               limit={POPUP_TOP}
-              actions={{ onHide: hide }}
+              actions={{ onHide: hide, extra: feedback.extra }}
               empty={current.record.stats.pagesEvaluated > 0 ? t('noRelevantYet') : t('noPagesYet')}
             />
           </div>
           <ListToggles
             counts={counts}
-            hiddenCount={hidden.size}
+            hiddenCount={hiddenCount}
             showSearch={view.showSearch}
             showLow={view.showLow}
             showHidden={view.showHidden}

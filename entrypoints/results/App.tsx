@@ -10,7 +10,8 @@ import { type CrawlSnapshot, MAX_WINDOW, type StrategyDescription } from '../../
 import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
 import { oneLine } from '../../lib/app/text-safety';
 import { displayLocation, displayTitle, locationText, pageDate, relativeTime } from '../../lib/app/view/page-view';
-import { countsOf, visiblePages } from '../../lib/app/view/relevance';
+import { judgedRows } from '../../lib/app/view/feedback';
+import { countsOf } from '../../lib/app/view/relevance';
 import { mergeResults } from '../../lib/app/view/results';
 import { parseStartHash } from '../../lib/app/view/start-draft';
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
@@ -26,6 +27,7 @@ import {
   StartForm,
   StatusChip,
 } from '../ui/components';
+import { useFeedback } from '../ui/feedback';
 import { useHidden } from '../ui/hidden';
 import { type MessageKey, t } from '../ui/i18n';
 import { loadDefaults } from '../ui/settings';
@@ -352,19 +354,29 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
   }, [id, showSkips]);
 
   const counts = useMemo(() => countsOf(pages), [pages]);
+  const record = snap && snap !== 'loading' ? snap.record : undefined;
   // A watched crawl lists its new and changed pages first (WatchPanel), the rest below.
-  const watchDiff = useWatchDiff(snap && snap !== 'loading' ? snap.record : null, pages);
+  const watchDiff = useWatchDiff(record ?? null, pages);
+  // Judgements re-rank the list and hide down-voted pages and hidden sites (lib/app/view/feedback.ts).
+  const judged = useMemo(
+    () => judgedRows(watchDiff ? watchDiff.rest : pages, record ?? { topic: { keywords: '' } }, counts.cut, { ...view, hidden }),
+    [pages, watchDiff, record?.topic, record?.judgements, record?.hiddenSites, counts.cut, view, hidden],
+  );
+  const feedback = useFeedback(
+    record,
+    (r) => setSnap((cur) => (cur && cur !== 'loading' && cur.record.id === r.id ? { ...cur, record: r } : cur)),
+    setError,
+    (hash) => {
+      location.hash = hash;
+    },
+  );
   const filtered = useMemo(() => {
-    let list = visiblePages(watchDiff ? watchDiff.rest : pages, counts.cut, {
-      showSearch: view.showSearch,
-      showLow: view.showLow,
-      hidden: view.showHidden ? undefined : hidden,
-    });
+    let list = judged.rows;
     if (site) list = list.filter((p) => displayLocation(p.url).site === site);
     const q = query.trim().toLowerCase();
     if (q) list = list.filter((p) => `${displayTitle(p)} ${p.snippet} ${p.url}`.toLowerCase().includes(q));
     return sortPages(list, sort);
-  }, [pages, watchDiff, counts.cut, view, hidden, site, query, sort]);
+  }, [judged, site, query, sort]);
   const sites = useMemo(() => {
     const bySite = new Map<string, number>();
     for (const p of pages) {
@@ -457,7 +469,7 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
             </span>
             <ListToggles
               counts={counts}
-              hiddenCount={hidden.size}
+              hiddenCount={judged.hiddenCount}
               showSearch={view.showSearch}
               showLow={view.showLow}
               showHidden={view.showHidden}
@@ -467,12 +479,13 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
           <ListActions pages={filtered}>
             <Exports record={r} onError={setError} />
           </ListActions>
+          {feedback.notice}
           <ResultList
             pages={filtered}
             topic={r.topic.keywords}
             language={r.topic.language}
             limit={limit}
-            actions={{ onHide: hide }}
+            actions={{ onHide: hide, extra: feedback.extra }}
             empty={query || site ? t('noMatch') : r.stats.pagesEvaluated > 0 ? t('noRelevantYet') : t('noPagesYet')}
           />
           {filtered.length > limit && <div ref={sentinel} class="sentinel" />}

@@ -54,7 +54,7 @@ export function Location({ url }: { url: string }) {
 }
 
 /** A 16 px line icon (no icon font: every system draws it alike). */
-function Icon({ path }: { path: string }) {
+export function Icon({ path }: { path: string }) {
   return (
     <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true" focusable="false">
       <path d={path} fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" />
@@ -65,6 +65,8 @@ function Icon({ path }: { path: string }) {
 export interface RowActions {
   /** Hide this page from the list (kept in the crawl; the list offers "show hidden"). */
   onHide?(url: string): void;
+  /** More of the row, under its text (the judgement buttons: entrypoints/ui/feedback.tsx). */
+  extra?(page: PageResult): ComponentChildren;
 }
 
 /**
@@ -144,6 +146,7 @@ export function ResultRow({
       data-score={page.score.toFixed(4)}
     >
       {body}
+      {actions?.extra?.(page)}
       <div class="row-actions">
         <button
           type="button"

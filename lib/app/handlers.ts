@@ -84,6 +84,8 @@ const HANDLERS = {
     return record;
   },
   'forager/pin': (req, { runner }) => runner.pin(crawlId(req.id), req.pinned === true),
+  'forager/judge': (req, { runner }) => runner.judge(crawlId(req.id), req.url, req.value),
+  'forager/hideSite': (req, { runner }) => runner.hideSite(crawlId(req.id), req.site, req.hidden === true),
   'forager/library': async (_req, { runner, library, retention }) => {
     const [crawls, sizes, pages, policy] = await Promise.all([
       runner.list(),

@@ -18,7 +18,7 @@ import type { LibraryHit } from './library/library';
 import type { RetentionPolicy } from './library/retention';
 import type { CrawlRecord, CrawlSettings, SeedSource, WatchSchedule } from './store/types';
 import type { WatchView } from './watch/watcher';
-import type { PageResult, SkipRecord, StrategyInfo } from '../engine';
+import type { JudgementValue, PageResult, SkipRecord, StrategyInfo } from '../engine';
 import type { PageScore } from './view/relevance';
 
 /** Name of the runtime port for live updates. */
@@ -125,6 +125,10 @@ export interface Requests {
   /** Pins a crawl (kept by retention) or unpins it. */
   'forager/pin': { params: { id: string; pinned: boolean }; answer: CrawlRecord };
   'forager/library': { params: NoParams; answer: LibraryInfo };
+  /** Thumbs up (1) or down (-1) on one of a crawl's pages, or undo (0): the crawl's record with its judgements. */
+  'forager/judge': { params: { id: string; url: string; value: JudgementValue }; answer: CrawlRecord };
+  /** Hides a site's pages (origin, scheme://host) from a crawl's lists, or shows them again. */
+  'forager/hideSite': { params: { id: string; site: string; hidden: boolean }; answer: CrawlRecord };
   /** Sets the retention policy and applies it at once: the ids of the crawls it deleted. */
   'forager/setRetention': { params: { policy: RetentionPolicy }; answer: { retention: RetentionPolicy; deleted: string[] } };
   /** Makes a crawl a topic watch (lib/app/watch), or changes its schedule. */

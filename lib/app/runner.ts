@@ -22,11 +22,13 @@
 import {
   createCrawl as defaultCreateCrawl,
   errorMessage,
+  isJudgementValue,
   type Crawl,
   type CrawlEvent,
   type CrawlOptions,
   type CrawlStats,
   type Evaluator,
+  type JudgementValue,
   type PageFetcher,
   type PageResult,
   type SkipRecord,
@@ -39,6 +41,7 @@ import { RunLifecycle } from './run-lifecycle';
 import { crawlPolicy, DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from './settings';
 import { recordProblems } from './store/migrate';
 import { RECORD_VERSION, type CrawlRecord, type CrawlSettings, type CrawlStore, type FetchSettings } from './store/types';
+import { applyJudgement, toggleSite } from './view/feedback';
 import { ScoreTally } from './view/relevance';
 
 /**
@@ -439,6 +442,40 @@ export class CrawlRunner {
   }
 
   /**
+   * The user's verdict on one of a crawl's pages (1 up, -1 down, 0 undo), kept in the crawl record. A running crawl
+   * learns from it at once (its topic, strategy and frontier: lib/engine crawl.judge) and stores it with its
+   * checkpoint in the same write; any other crawl learns it when it is resumed. Resolves to the updated record.
+   */
+  judge(id: string, url: string, value: JudgementValue): Promise<CrawlRecord> {
+    return this.exclusive(async () => {
+      if (!isJudgementValue(value)) throw new Error('A judgement is up (1), down (-1) or none (0).');
+      if (typeof url !== 'string' || !url) throw new Error('Missing page URL.');
+      const run = this.liveRun(id);
+      if (run) await run.writer.flush(); // the page may still be in the write-behind buffer
+      const record = run ? run.record : await this.mustGet(id);
+      const page = (await this.deps.store.getPages(id)).find((p) => p.url === url);
+      if (!page) throw new Error('That page is not in this crawl.');
+      const judgements = applyJudgement(record.judgements, page.url, value, page.profile?.terms ?? {}, this.now());
+      const patch: Partial<CrawlRecord> = { judgements, updatedAt: this.now() };
+      return this.patchRecord(id, run, patch, (crawl) => crawl.judge(page.url, value, page.profile?.terms));
+    });
+  }
+
+  /** Hides a site's pages from the crawl's lists (or shows them again); kept in the crawl record. */
+  hideSite(id: string, site: string, hidden: boolean): Promise<CrawlRecord> {
+    return this.exclusive(async () => {
+      if (typeof site !== 'string' || !/^https?:\/\/[^/]+$/.test(site)) throw new Error('Not a site (scheme://host).');
+      const run = this.liveRun(id);
+      const record = run ? run.record : await this.mustGet(id);
+      const patch: Partial<CrawlRecord> = {
+        hiddenSites: toggleSite(record.hiddenSites, site, hidden === true),
+        updatedAt: this.now(),
+      };
+      return this.patchRecord(id, run, patch);
+    });
+  }
+
+  /**
    * Stores a crawl read from an export (lib/app/library/import.ts) under its own id. Refused when a crawl with that
    * id is already here; a write that fails part-way is undone, so a refused import leaves nothing behind.
    */
@@ -501,6 +538,34 @@ export class CrawlRunner {
   }
 
   // ---- internals ----
+
+  /** The run of crawl `id` while it has not ended. */
+  private liveRun(id: string): Run | null {
+    return this.run && this.run.id === id && this.run.life.state !== 'ended' ? this.run : null;
+  }
+
+  /**
+   * Writes a record patch: a live run's through its writer, with its checkpoint after `apply` (one transaction), any
+   * other crawl's straight to the store.
+   */
+  private async patchRecord(
+    id: string,
+    run: Run | null,
+    patch: Partial<CrawlRecord>,
+    apply?: (crawl: Crawl) => void,
+  ): Promise<CrawlRecord> {
+    if (run) {
+      apply?.(run.crawl);
+      run.record = { ...run.record, ...patch };
+      await run.writer.flush({ checkpoint: run.crawl.checkpoint(), patch });
+      this.deps.onUpdate?.(id, run.record, []);
+      return run.record;
+    }
+    const updated = await this.deps.store.updateCrawl(id, patch);
+    if (!updated) throw new Error('That crawl no longer exists.');
+    this.deps.onUpdate?.(id, updated, []);
+    return updated;
+  }
 
   /** Serializes operations: two clicks must not start two runs. */
   private exclusive<T>(fn: () => Promise<T>): Promise<T> {
@@ -613,6 +678,11 @@ export class CrawlRunner {
       this.deps.onCrawlsChanged?.();
       throw error;
     }
+    // Judgements made while the crawl did not run are in its record only: the crawl learns them now.
+    const wanted = new Map((record.judgements ?? []).map((j) => [j.url, j]));
+    for (const j of crawl.judgements()) if (!wanted.has(j.url)) crawl.judge(j.url, 0);
+    const known = new Map(crawl.judgements().map((j) => [j.url, j.value]));
+    for (const j of wanted.values()) if (known.get(j.url) !== j.value) crawl.judge(j.url, j.value, j.terms);
     const run: Run = {
       id: record.id,
       record: { ...record, status: 'running' },

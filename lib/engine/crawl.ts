@@ -24,6 +24,8 @@ import { type Clock, realClock, type TimerHandle } from './clock';
 import { DEFAULT_MAX_IN_FLIGHT } from './fetch/fetcher';
 import { errorMessage } from './errors';
 import { localEvaluator } from './html/evaluate';
+import { measuredTopic, pageProfile, withFeedback } from './text/feedback';
+import { cosineMeasured, measure, type MeasuredVector } from './text/vector';
 import { createStrategy } from './strategies/index';
 import { canonicalizeUrl } from './url/canonical';
 import { checkUrl, type UrlPolicy } from './url/rules';
@@ -34,6 +36,8 @@ import type {
   CrawlStats,
   Evaluator,
   FrontierEntry,
+  Judgement,
+  JudgementValue,
   LinkFeature,
   PageEvaluation,
   PageFetcher,
@@ -42,6 +46,7 @@ import type {
   SkipRecord,
   Strategy,
   StrategyContext,
+  TermVector,
   Topic,
   Validators,
 } from './types';
@@ -93,6 +98,17 @@ export interface Crawl {
   /** The state right now, as plain data; valid at any moment, and not changed by the crawl going on. */
   checkpoint(): CrawlCheckpoint;
   stats(): CrawlStats;
+  /**
+   * The user's verdict on a page (1 relevant, -1 not, 0 undo): the topic moves (Rocchio), pages of this run are
+   * re-scored from their profiles, the strategy learns and re-scores its frontier. `terms` is the page's profile
+   * (PageResult.profile.terms); without it, the profile of a page this run fetched is used, else the topic does not
+   * move. Kept in the checkpoint. Valid at any moment, before, during and after `events()`.
+   */
+  judge(url: string, value: JudgementValue, terms?: TermVector): void;
+  /** The topic pages are scored against now: the crawl's topic with the judgements' feedback. */
+  currentTopic(): Topic;
+  /** The judgements so far, oldest first. */
+  judgements(): Judgement[];
 }
 
 /** Convenience: the events of a new crawl. */
@@ -143,7 +159,14 @@ export function refusalRule(detail: string): string {
 }
 
 class CrawlRun implements Crawl {
-  private readonly topic: Topic;
+  /** The topic as given, without feedback. */
+  private readonly baseTopic: Topic;
+  /** What pages are scored against: baseTopic with the judgements' feedback. */
+  private topic: Topic;
+  private topicVec: MeasuredVector;
+  private readonly judged = new Map<string, Judgement>();
+  /** Term profiles of the pages this run evaluated, for re-scoring them when the topic moves. */
+  private readonly profiles = new Map<string, TermVector>();
   private readonly limits: CrawlLimits;
   private readonly strategySpec: CrawlCheckpoint['strategy'];
   private readonly strategy: Strategy;
@@ -189,7 +212,9 @@ class CrawlRun implements Crawl {
         throw new Error('This checkpoint is version 1 (the batch loop): convert it with migrateCheckpoint first');
       }
       if (cp.version !== 2) throw new Error(`Unsupported checkpoint version ${String(cp.version)}`);
-      this.topic = cp.topic;
+      this.baseTopic = cp.topic;
+      for (const j of cp.judgements ?? []) this.judged.set(j.url, j);
+      this.topic = withFeedback(cp.topic, this.judged.values());
       this.limits = { ...cp.limits, ...options.limits };
       this.strategySpec = cp.strategy;
       this.seeds = cp.seeds;
@@ -208,6 +233,7 @@ class CrawlRun implements Crawl {
       this.linksRefused = structuredClone(cp.linksRefused);
       this.refusedReported = this.linksRefused.total;
     } else {
+      this.baseTopic = options.topic;
       this.topic = options.topic;
       this.limits = { ...DEFAULT_LIMITS, ...options.limits };
       this.strategySpec = {
@@ -244,6 +270,7 @@ class CrawlRun implements Crawl {
       this.strategy.addSeeds([...seeds, ...again]);
     }
     this.seedSet = new Set(this.seeds);
+    this.topicVec = measuredTopic(this.topic);
     if (!(this.limits.maxPages > 0)) throw new Error('maxPages must be a positive number');
     if (!(this.limits.maxBuffer > 0)) throw new Error('maxBuffer must be a positive number');
   }
@@ -283,7 +310,7 @@ class CrawlRun implements Crawl {
   checkpoint(): CrawlCheckpoint {
     return {
       version: 2,
-      topic: this.topic,
+      topic: this.baseTopic,
       seeds: [...this.seeds],
       // A strategy's save() may hand out its live arrays and objects; the checkpoint must not change as the crawl
       // goes on (it may be written out later), so the state is copied.
@@ -297,7 +324,43 @@ class CrawlRun implements Crawl {
       elapsedMs: this.stats().elapsedMs,
       linksRefused: structuredClone(this.linksRefused),
       ...(this.notModified ? { notModified: this.notModified } : {}),
+      ...(this.judged.size ? { judgements: this.judgements() } : {}),
     };
+  }
+
+  currentTopic(): Topic {
+    return this.topic;
+  }
+
+  judgements(): Judgement[] {
+    return [...this.judged.values()].map((j) => ({ ...j, terms: { ...j.terms } }));
+  }
+
+  judge(url: string, value: JudgementValue, terms?: TermVector): void {
+    if (value !== 1 && value !== 0 && value !== -1) throw new Error(`a judgement is 1, 0 or -1, not ${String(value)}`);
+    const key = canonicalizeUrl(url) ?? url;
+    const before = this.judged.get(key);
+    const previous: JudgementValue = before?.value ?? 0;
+    if (previous === value) return;
+    const t0 = this.clock.now();
+    if (value === 0) this.judged.delete(key);
+    else {
+      const profile = terms ?? before?.terms ?? this.profiles.get(key) ?? {};
+      // Re-inserted, so the order is the order of the latest verdicts.
+      this.judged.delete(key);
+      this.judged.set(key, { url: key, value, terms: { ...profile }, at: this.clock.now() });
+    }
+    const old = this.topicVec;
+    this.topic = withFeedback(this.baseTopic, this.judged.values());
+    this.topicVec = measuredTopic(this.topic);
+    const moved = new Map<string, number>();
+    for (const [page, profile] of this.profiles) {
+      const m = measure(profile);
+      const delta = cosineMeasured(m, this.topicVec) - cosineMeasured(m, old);
+      if (delta !== 0) moved.set(page, delta);
+    }
+    this.strategy.onJudgement?.({ url: key, value, previous, topic: this.topic, moved });
+    this.timings.strategyMs += this.clock.now() - t0;
   }
 
   async *events(): AsyncGenerator<CrawlEvent> {
@@ -487,6 +550,7 @@ class CrawlRun implements Crawl {
       }
       const { page, evaluation } = outcome;
       this.fetched.add(page.url);
+      if (page.profile) this.profiles.set(page.url, page.profile.terms);
       this.pagesEvaluated++;
       this.scoreSum += page.score;
       // Meta robots nofollow: the page's links are not followed, whatever the strategy (its evaluation goes without them).
@@ -534,13 +598,16 @@ class CrawlRun implements Crawl {
     }
     const finalUrl = canonicalizeUrl(response.finalUrl) ?? url;
     let evaluation: PageEvaluation;
+    // The topic may move (a judgement) while the page is evaluated: its profile is measured against the one it was scored with.
+    const topic = this.topic;
+    const topicVec = this.topicVec;
     const t1 = this.clock.now();
     try {
       evaluation = await this.evaluator.evaluate({
         url: finalUrl,
         body: response.body,
         contentType: response.contentType,
-        topic: this.topic,
+        topic,
         contextWindow: this.options.contextWindow,
       });
     } catch (error) {
@@ -567,6 +634,7 @@ class CrawlRun implements Crawl {
       // Title fallbacks only matter when there is no title (and cost storage on every page otherwise).
       ...(!evaluation.title && evaluation.ogTitle ? { ogTitle: evaluation.ogTitle } : {}),
       ...(!evaluation.title && evaluation.h1 ? { h1: evaluation.h1 } : {}),
+      profile: pageProfile(evaluation.terms ?? {}, topicVec),
     };
     return { kind: 'page', page, evaluation };
   }

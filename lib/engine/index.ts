@@ -36,6 +36,19 @@ export {
 export { decodeHtml } from './html/charset';
 export { tokenize, words, stopwordLanguage } from './text/tokenize';
 export { cosine, norm, termVector, topicVector, keywordVector, expansionTerms, DEFAULT_EXPANSION } from './text/vector';
+export {
+  feedbackTerms,
+  FEEDBACK_DOWN,
+  FEEDBACK_TERMS,
+  FEEDBACK_UP,
+  isJudgementValue,
+  measuredTopic,
+  pageProfile,
+  PROFILE_TERMS,
+  rescore,
+  termProfile,
+  withFeedback,
+} from './text/feedback';
 export { baseLanguage, detectLanguage, topicLanguage, STEMMED_LANGUAGES, type TopicLanguageHints } from './text/language';
 export { canonicalizeUrl, originOf } from './url/canonical';
 export {

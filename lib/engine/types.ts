@@ -29,6 +29,39 @@ export interface Topic {
   context?: string[];
   /** Scoring weights; each has a default. */
   weights?: TopicWeights;
+  /**
+   * Relevance feedback from the user's judgements (Rocchio; built by text/feedback.ts `withFeedback`): stemmed term ->
+   * weight as a share of the query vector's mass, positive where up-voted pages pull, negative where down-voted push.
+   */
+  feedback?: TermVector;
+}
+
+/** The user's verdict on a result: relevant (1), not relevant (-1), or no verdict (0: undone). */
+export type JudgementValue = 1 | 0 | -1;
+
+/** A judged page, as the crawl learns from it: its term profile (PageResult.profile.terms) and the verdict. */
+export interface Judgement {
+  url: string;
+  value: 1 | -1;
+  /** The page's term profile (its heaviest terms); empty when unknown (the topic then does not move). */
+  terms: TermVector;
+  /** Epoch ms of the judgement. */
+  at: number;
+}
+
+/** What a strategy is told when the user judges a page (Strategy.onJudgement). */
+export interface JudgementChange {
+  url: string;
+  value: JudgementValue;
+  /** The page's verdict before this one (0: none). */
+  previous: JudgementValue;
+  /** The topic with every judgement so far: new pages are scored against it. */
+  topic: Topic;
+  /**
+   * Pages of this run whose score the new topic moved, by how much (new - old): what their queued links inherited
+   * follows them.
+   */
+  moved: ReadonlyMap<string, number>;
 }
 
 /** How a topic's vector and the page score are put together. */
@@ -180,6 +213,11 @@ export interface Strategy {
   next(ready: ReadyTest): FrontierEntry | null;
   /** URLs currently waiting. */
   frontierSize(): number;
+  /**
+   * The user judged a page (or undid a judgement): learn from it and re-score what depends on it. Optional: a
+   * strategy without it still gets the judgement's effect on the topic through the pages' scores.
+   */
+  onJudgement?(change: JudgementChange): void;
   save(): Json;
   restore(state: Json): void;
 }
@@ -320,6 +358,18 @@ export interface PageResult {
   isSeed: boolean;
   /** meta robots noindex: evaluated but should not be listed. */
   noindex?: boolean;
+  /**
+   * The page's term profile for relevance feedback: its heaviest terms (text/feedback.ts PROFILE_TERMS) and their cosine
+   * to the topic vector the page was scored with, so a new topic re-scores it without fetching or parsing it again
+   * (text/feedback.ts rescore). Absent in crawls stored before it.
+   */
+  profile?: TermProfile;
+}
+
+/** A page's heaviest terms and their cosine to the topic vector it was scored with. */
+export interface TermProfile {
+  terms: TermVector;
+  cosine: number;
 }
 
 /** A skipped URL and why. */
@@ -404,6 +454,8 @@ export interface CrawlCheckpoint {
   linksRefused: RefusedLinks;
   /** Conditional requests answered 304 so far (absent in checkpoints written before conditional requests). */
   notModified?: number;
+  /** The user's judgements so far (absent: none); `topic` is the topic without them. */
+  judgements?: Judgement[];
 }
 
 /** The checkpoint of the batch loop (before 2): it carried the crawl's results and skips too. */

@@ -38,6 +38,7 @@ import {
   startPrivateRedirect,
   tid,
   waitFor,
+  within,
   waitForStartForm,
   waitForStatus,
   type DemoSerp,
@@ -539,6 +540,128 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     expect(hostile.filter((r) => r.headers.cookie !== undefined)).toEqual([]);
     const cookies = await driver.browser.cookies();
     expect(cookies.some((c) => c.name === 'forager_test' && c.domain === '127.0.0.1')).toBe(true);
+  });
+
+  test('feedback: a result judged mid-crawl re-ranks the list, the judgement survives the background being killed and is in the JSON export', async () => {
+    await driver.waitForBackground();
+    const fbGate = new ResponseGate();
+    const fbWeb = await startTestWeb({ seed: 17, hold: fbGate.hold });
+    /** Clicks `testid` inside the row of `url`. */
+    const clickInRow = async (page: Page, url: string, testid: string) => {
+      const selector = `${tid('result-row')}[data-url="${url}"] ${tid(testid)}`;
+      await page.bringToFront();
+      await page.waitForSelector(selector, { visible: true, timeout: 60_000 });
+      // Centred first: scrolled only to the top edge (Firefox), the button is under the sticky crawl panel.
+      await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
+      await within(page.click(selector), 30_000, `click on ${testid} of ${url}`);
+    };
+    const pressed = (page: Page, url: string, testid: string) =>
+      page.$eval(`${tid('result-row')}[data-url="${url}"] ${tid(testid)}`, (b) => b.getAttribute('aria-pressed'));
+    const judgementsOf = (crawlId: string) =>
+      driver.background(async (f, cid) => {
+        const [record, cp] = await Promise.all([f.store.getCrawl(cid), f.store.getCheckpoint(cid)]);
+        const pairs = (list?: { url: string; value: number }[]) => (list ?? []).map((j) => `${j.value} ${j.url}`);
+        return { record: pairs(record?.judgements), checkpoint: pairs(cp?.judgements), pages: cp?.pagesEvaluated ?? -1 };
+      }, crawlId);
+    try {
+      const topic = fbWeb.web.topics[0].id;
+      const seeds = seedsFor(fbWeb.web, topic, 3).map((p) => fbWeb.urlOf(p));
+      const view = await driver.open(newCrawlPath(topicQuery(fbWeb.web, topic).keywords, seeds));
+      // 25 answers, then the test web holds the crawl: it cannot finish while it is judged.
+      fbGate.allow(25);
+      const id = await startFromForm(view, { maxPages: 80, politenessDelayMs: 0 });
+      await view.waitForSelector(`${tid('crawl-view')}[data-crawl-id="${id}"]`, { timeout: 60_000 });
+      const rows = await waitFor(async () => {
+        const fresh = (await resultRows(view)).filter((r) => r.fresh);
+        return fresh.length >= 4 && fbGate.held().length > 0 ? fresh : null;
+      }, 'fresh rows, and the crawl held');
+      expect(await panelStatus(view)).toBe('running');
+
+      // Thumbs up on the lowest row shown: it goes first, pressed.
+      const liked = rows[rows.length - 1].url;
+      expect((await resultRows(view))[0].url).not.toBe(liked);
+      await clickInRow(view, liked, 'judge-up');
+      await waitFor(async () => {
+        // The page's own words when the judgement failed, at once rather than at the deadline.
+        const error = await view.$eval(tid('crawl-view-error'), (e) => e.textContent).catch(() => null);
+        if (error) throw new Error(`the results page says: ${error}`);
+        const top = await resultRows(view);
+        if (top[0]?.url === liked) return true;
+        throw new Error(`first row ${top[0]?.url}, pressed ${await pressed(view, liked, 'judge-up').catch(() => '?')}`);
+      }, 'the up-voted row first');
+      expect(await pressed(view, liked, 'judge-up')).toBe('true');
+      expect(await pressed(view, liked, 'judge-down')).toBe('false');
+      await view.waitForSelector(tid('feedback-notice'), { timeout: 60_000 });
+
+      // Thumbs down on the best other row: it leaves the list, counted as hidden; Undo brings it back; down again.
+      const disliked = rows[0].url;
+      const gone = async () => !(await resultRows(view)).some((r) => r.url === disliked);
+      await clickInRow(view, disliked, 'judge-down');
+      await waitFor(gone, 'the down-voted row out of the list');
+      expect(await view.$eval(tid('toggle-hidden'), (e) => e.textContent ?? '')).toMatch(/1/);
+      await clickTestId(view, 'judge-undo');
+      // Undone: nothing is hidden any more, and only the up-vote is kept (the row itself may now rank under the
+      // relevance cut: the topic moved towards the up-voted page).
+      await waitFor(
+        async () => !(await view.$(tid('toggle-hidden'))) && (await judgementsOf(id)).record.join('|') === `1 ${liked}`,
+        'the down-vote undone',
+      );
+      await clickInRow(view, disliked, 'judge-down');
+      await waitFor(gone, 'the down-voted row out again');
+
+      // The running crawl learned both: they are in its record and in its checkpoint (its resume state).
+      const expected = [`1 ${liked}`, `-1 ${disliked}`];
+      const before = await waitFor(async () => {
+        const j = await judgementsOf(id);
+        return j.record.join('|') === expected.join('|') && j.checkpoint.join('|') === expected.join('|') ? j : null;
+      }, 'the judgements stored with the crawl and its checkpoint');
+      expect(await panelStatus(view)).toBe('running');
+
+      // The background is killed; the new one resumes the crawl from storage, judgements included.
+      await driver.background((f) => {
+        f.e2eMark = 'before the kill';
+      });
+      await driver.stopBackground();
+      fbGate.drop();
+      await driver.waitForBackground();
+      expect(await driver.background((f) => f.e2eMark ?? null), 'a new background').toBeNull();
+      fbGate.allow(10);
+      await waitFor(async () => {
+        const j = await judgementsOf(id);
+        return j.pages > before.pages && j.checkpoint.join('|') === expected.join('|');
+      }, 'the resumed crawl to store new pages with the judgements in its checkpoint');
+
+      // A new results page: the up-voted row first and pressed, the down-voted one hidden.
+      const again = await driver.open(`results.html#/crawl/${encodeURIComponent(id)}`);
+      await waitFor(async () => (await resultRows(again))[0]?.url === liked, 'the up-voted row first after the restart');
+      expect(await pressed(again, liked, 'judge-up')).toBe('true');
+      expect((await resultRows(again)).some((r) => r.url === disliked)).toBe(false);
+      // The popup (the running crawl's) ranks it the same.
+      const popup = await driver.open('popup.html', POPUP);
+      await waitFor(async () => (await resultRows(popup))[0]?.url === liked, 'the up-voted row first in the popup');
+      expect(await pressed(popup, liked, 'judge-up')).toBe('true');
+      expect((await resultRows(popup)).some((r) => r.url === disliked)).toBe(false);
+      await popup.close();
+
+      fbGate.open();
+      expect(await waitForStatus(again, ['done', 'error', 'stopped'], 180_000)).toBe('done');
+      const json = JSON.parse(await saveExport(again, driver.downloads, 'json')) as CrawlExport;
+      expect(json.crawl.id).toBe(id);
+      expect((json.crawl.judgements ?? []).map((j) => `${j.value} ${j.url}`)).toEqual(expected);
+      expect(json.crawl.judgements?.[0].terms).toEqual(json.pages.find((p) => p.url === liked)?.profile?.terms);
+
+      // "More like this": the start view, seeded by the row, its title as the topic.
+      const likedTitle = json.pages.find((p) => p.url === liked)!.title;
+      await clickInRow(again, liked, 'more-like-this');
+      await waitForStartForm(again);
+      expect(await again.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)).toBe(likedTitle.replace(/\s+/g, ' ').trim());
+      expect(await again.$eval(tid('seeds'), (e) => (e as HTMLTextAreaElement).value.trim())).toBe(liked);
+      await again.close();
+      await view.close();
+    } finally {
+      fbGate.open();
+      await fbWeb.close();
+    }
   });
 
   // Last: it deletes what the tests above made.

@@ -11,6 +11,7 @@ import {
   toMarkdown,
   type CrawlExport,
 } from '../../lib/app/export';
+import { parseCrawlExport } from '../../lib/app/library';
 import type { CrawlRecord } from '../../lib/app/store';
 import type { PageResult, SkipRecord } from '../../lib/engine/types';
 
@@ -161,19 +162,30 @@ describe('CSV export', () => {
   const csv = toCsv(pages);
 
   it('starts with a BOM and a header, and ends every record with CRLF', () => {
-    expect(csv.startsWith('\uFEFFurl,title,score,depth,fresh,from,last_modified,fetched_at,snippet\r\n')).toBe(true);
+    expect(csv.startsWith('\uFEFFurl,title,score,depth,fresh,from,last_modified,fetched_at,snippet,judgement\r\n')).toBe(true);
     expect(csv.endsWith('\r\n')).toBe(true);
   });
 
   it('round-trips hostile data through an RFC 4180 parser, best first, without noindex pages', () => {
     const [header, ...rows] = parseCsv(csv.slice(1));
-    expect(header).toEqual(['url', 'title', 'score', 'depth', 'fresh', 'from', 'last_modified', 'fetched_at', 'snippet']);
+    expect(header).toEqual([
+      'url',
+      'title',
+      'score',
+      'depth',
+      'fresh',
+      'from',
+      'last_modified',
+      'fetched_at',
+      'snippet',
+      'judgement',
+    ]);
     expect(rows).toHaveLength(listed.length);
     // Undo the anti-formula apostrophe and compare with the input exactly.
     const undo = (s: string): string => (s.startsWith("'") && FORMULA_START.test(s.slice(1)) ? s.slice(1) : s);
     rows.forEach((r, i) => {
       const p = listed[i];
-      expect(r).toHaveLength(9);
+      expect(r).toHaveLength(10);
       expect(undo(r[0])).toBe(p.url);
       expect(undo(r[1])).toBe(p.title);
       expect(Number(r[2])).toBe(p.score);
@@ -183,6 +195,7 @@ describe('CSV export', () => {
       expect(undo(r[6])).toBe(p.lastModified ?? '');
       expect(Date.parse(r[7])).toBe(p.fetchedAt);
       expect(undo(r[8])).toBe(p.snippet);
+      expect(r[9]).toBe('');
     });
     expect(rows.map((r) => r[1])).not.toContain('Hidden noindex page');
   });
@@ -210,7 +223,7 @@ describe('CSV export', () => {
   it('quotes every text cell (OWASP), numbers and booleans stay bare', () => {
     const line = toCsv([page('plain, with comma', 0.5, { snippet: 'plain' })]).split('\r\n')[1];
     expect(line).toContain(',"plain, with comma",0.5,');
-    expect(line.endsWith(',"plain"')).toBe(true);
+    expect(line.endsWith(',"plain",""')).toBe(true);
     expect(line).toMatch(/,0\.5,\d,true,/);
   });
 
@@ -513,5 +526,50 @@ describe('exportCrawl and file names', () => {
     const row = parseCsv(toCsv(odd).slice(1))[1];
     expect(row[2]).toBe('');
     expect(row[7]).toBe('');
+  });
+});
+
+describe('judgements in every export (issue 15)', () => {
+  const up = page('Judged up', 0.3);
+  const down = page('Judged down', 0.2);
+  const plain = page('Not judged', 0.1);
+  const judged: CrawlRecord = {
+    ...record,
+    judgements: [
+      { url: up.url, value: 1, terms: { solar: 2 }, at: CREATED },
+      { url: down.url, value: -1, terms: { roof: 1 }, at: CREATED },
+    ],
+    hiddenSites: ['https://hidden.example'],
+  };
+  const list = [up, down, plain];
+
+  it('JSON keeps them whole, and the import takes them back', () => {
+    const text = exportCrawl('json', judged, list, []).content;
+    const doc = JSON.parse(text) as CrawlExport;
+    expect(doc.crawl.judgements).toEqual(judged.judgements);
+    expect(doc.crawl.hiddenSites).toEqual(['https://hidden.example']);
+    const back = parseCrawlExport(text).record;
+    expect(back.judgements).toEqual(judged.judgements);
+    expect(back.hiddenSites).toEqual(['https://hidden.example']);
+    // A judgement that is not up or down is refused, with the file.
+    const bad = { ...doc, crawl: { ...doc.crawl, judgements: [{ ...judged.judgements![0], value: 2 }] } };
+    expect(() => parseCrawlExport(JSON.stringify(bad))).toThrow();
+  });
+
+  it('CSV has a judgement column, Markdown says it, bookmarks tag it', () => {
+    const rows = parseCsv(exportCrawl('csv', judged, list).content.slice(1)).slice(1);
+    expect(rows.map((r) => [r[1], r[9]])).toEqual([
+      ['Judged up', 'relevant'],
+      ['Judged down', 'not relevant'],
+      ['Not judged', ''],
+    ]);
+    const md = exportCrawl('markdown', judged, list).content;
+    expect(md).toMatch(/Judged up\]\([^)]*\) — score 0\.30, fresh, judged relevant\n/);
+    expect(md).toMatch(/Judged down\]\([^)]*\) — score 0\.20, fresh, judged not relevant\n/);
+    expect(md).toMatch(/Not judged\]\([^)]*\) — score 0\.10, fresh\n/);
+    const html = exportCrawl('bookmarks', judged, list).content;
+    expect(html).toContain(`HREF="${up.url}" ADD_DATE="${Math.floor(up.fetchedAt / 1000)}" TAGS="forager-relevant"`);
+    expect(html).toContain('TAGS="forager-not-relevant"');
+    expect(html.match(/TAGS=/g)).toHaveLength(2);
   });
 });

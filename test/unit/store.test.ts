@@ -460,6 +460,22 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect((await store.getCrawl('p'))?.pinned).toBe(true);
   });
 
+  it("keeps judgements, hidden sites, page profiles and a checkpoint's judgements (issue 15) through updates and progress saves", async () => {
+    const store = await make();
+    await store.putCrawl(record('j', 1));
+    const judgements = [{ url: 'https://e.com/1', value: 1 as const, terms: { solar: 3, panel: 1 }, at: 5 }];
+    await store.updateCrawl('j', { judgements, hiddenSites: ['https://spam.example'] });
+    const profiled = { ...page('https://e.com/1', 0.4), profile: { terms: { solar: 3, panel: 1 }, cosine: 0.5 } };
+    const cp = { ...checkpoint(2), judgements };
+    await store.saveProgress('j', { pages: [profiled], skips: [], checkpoint: cp, patch: { updatedAt: 9 } });
+    const got = await store.getCrawl('j');
+    expect(got?.judgements).toEqual(judgements);
+    expect(got?.hiddenSites).toEqual(['https://spam.example']);
+    expect((await store.getPages('j'))[0].profile).toEqual(profiled.profile);
+    expect((await store.getCheckpoint('j'))?.judgements).toEqual(judgements);
+    expect((await store.updateCrawl('j', { judgements: [] }))?.judgements).toEqual([]);
+  });
+
   it('returns copies of pages, not live objects', async () => {
     const store = await make();
     const p = page('https://e.com/x', 0.5);

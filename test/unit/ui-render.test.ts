@@ -165,3 +165,32 @@ describe('result row', () => {
     render(null, root as unknown as Element);
   });
 });
+
+describe('judgement buttons (issue 15)', () => {
+  it('are buttons with aria-pressed and labels naming the result as text; pressing a pressed one undoes it', async () => {
+    const { RowFeedback } = await import('../../entrypoints/ui/feedback');
+    const root = document.getElementById('root')!;
+    const judged: number[] = [];
+    let more = 0;
+    const draw = (value: -1 | 0 | 1) =>
+      render(
+        h(RowFeedback, { page: hostile, value, onJudge: (v: number) => judged.push(v), onMoreLikeThis: () => more++ }),
+        root as unknown as Element,
+      );
+    draw(1);
+    const up = root.querySelector('[data-testid="judge-up"]')!;
+    const down = root.querySelector('[data-testid="judge-down"]')!;
+    expect(up.tagName).toBe('BUTTON');
+    expect(up.getAttribute('aria-pressed')).toBe('true');
+    expect(down.getAttribute('aria-pressed')).toBe('false');
+    // The title goes into the label as text: no markup is made of it.
+    expect(up.getAttribute('aria-label')).toBe(`Relevant: ${hostile.title}`);
+    expect(root.querySelectorAll('script, b').length).toBe(0);
+    (up as unknown as HTMLElement).click();
+    (down as unknown as HTMLElement).click();
+    (root.querySelector('[data-testid="more-like-this"]') as unknown as HTMLElement).click();
+    expect(judged).toEqual([0, -1]);
+    expect(more).toBe(1);
+    render(null, root as unknown as Element);
+  });
+});

@@ -5,7 +5,7 @@
 import type { PageResult } from '../../engine';
 import type { CrawlRecord } from '../store/types';
 import { escapeHtml, oneLine } from '../text-safety';
-import { crawlTitle, finite, httpUrl } from './common';
+import { crawlTitle, finite, httpUrl, verdicts } from './common';
 import type { FormatWriter } from './writer';
 
 /** Epoch seconds as the format wants them ('0' when unknown). */
@@ -20,9 +20,11 @@ function seconds(ms: unknown): string {
  * control and bidi-override characters removed.
  */
 export function bookmarksWriter(): FormatWriter {
+  let judged = verdicts(undefined);
   return {
-    begin: (record: CrawlRecord) =>
-      `${[
+    begin: (record: CrawlRecord) => {
+      judged = verdicts(record);
+      return `${[
         '<!DOCTYPE NETSCAPE-Bookmark-file-1>',
         '<!-- This is an automatically generated file.',
         '     It will be read and overwritten.',
@@ -35,12 +37,16 @@ export function bookmarksWriter(): FormatWriter {
           crawlTitle(record),
         )}</H3>`,
         '    <DL><p>',
-      ].join('\n')}\n`,
+      ].join('\n')}\n`;
+    },
     page: (p: PageResult) => {
       const href = httpUrl(p.url);
       if (!href) return '';
       const title = oneLine(p.title) || href;
-      let out = `        <DT><A HREF="${escapeHtml(href)}" ADD_DATE="${seconds(p.fetchedAt)}">${escapeHtml(title)}</A>\n`;
+      // The user's verdict as a tag (Firefox imports TAGS; Chrome ignores it).
+      const verdict = judged.get(p.url);
+      const tags = verdict ? ` TAGS="forager-${verdict === 'relevant' ? 'relevant' : 'not-relevant'}"` : '';
+      let out = `        <DT><A HREF="${escapeHtml(href)}" ADD_DATE="${seconds(p.fetchedAt)}"${tags}>${escapeHtml(title)}</A>\n`;
       const snippet = oneLine(p.snippet);
       if (snippet) out += `        <DD>${escapeHtml(snippet)}\n`;
       return out;

@@ -3,6 +3,14 @@ import type { PageResult } from '../../engine';
 import type { CrawlRecord } from '../store/types';
 import { oneLine } from '../text-safety';
 
+/** The user's verdict on each judged page of a crawl, as the exports write it ('relevant' / 'not relevant'). */
+export function verdicts(record: CrawlRecord | undefined): Map<string, 'relevant' | 'not relevant'> {
+  const out = new Map<string, 'relevant' | 'not relevant'>();
+  for (const j of Array.isArray(record?.judgements) ? record.judgements : [])
+    if (j && typeof j.url === 'string') out.set(j.url, j.value === 1 ? 'relevant' : 'not relevant');
+  return out;
+}
+
 /** Pages best score first; equal (or unusable) scores keep their input order. Does not modify the input. */
 export function bestFirst(pages: readonly PageResult[]): PageResult[] {
   const rank = (p: PageResult): number => (typeof p.score === 'number' && !Number.isNaN(p.score) ? p.score : -Infinity);

@@ -6,11 +6,22 @@
  */
 import type { PageResult } from '../../engine';
 import { safeText } from '../text-safety';
-import { finite } from './common';
+import { finite, verdicts } from './common';
 import type { FormatWriter } from './writer';
 
 /** Column names, in order. */
-export const CSV_COLUMNS = ['url', 'title', 'score', 'depth', 'fresh', 'from', 'last_modified', 'fetched_at', 'snippet'] as const;
+export const CSV_COLUMNS = [
+  'url',
+  'title',
+  'score',
+  'depth',
+  'fresh',
+  'from',
+  'last_modified',
+  'fetched_at',
+  'snippet',
+  'judgement',
+] as const;
 
 /** Byte order mark: Excel reads UTF-8 without it as the local code page and mangles accents. */
 export const BOM = '\uFEFF';
@@ -50,8 +61,12 @@ function isoTime(ms: unknown): string {
 
 /** The CSV file, row by row: the listed pages (noindex pages left out) in the order given. */
 export function csvWriter(): FormatWriter {
+  let judged = verdicts(undefined);
   return {
-    begin: () => `${BOM}${CSV_COLUMNS.join(',')}\r\n`,
+    begin: (record) => {
+      judged = verdicts(record);
+      return `${BOM}${CSV_COLUMNS.join(',')}\r\n`;
+    },
     page: (p: PageResult) =>
       `${[
         csvText(p.url),
@@ -63,6 +78,7 @@ export function csvWriter(): FormatWriter {
         csvText(p.lastModified ?? ''),
         isoTime(p.fetchedAt),
         csvText(p.snippet),
+        csvText(judged.get(p.url) ?? ''),
       ].join(',')}\r\n`,
     listedOnly: true,
     end: () => '',

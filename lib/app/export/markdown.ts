@@ -5,7 +5,7 @@
 import type { PageResult } from '../../engine';
 import type { CrawlRecord } from '../store/types';
 import { oneLine } from '../text-safety';
-import { crawlTitle, finite, formatScore, httpUrl, localDate } from './common';
+import { crawlTitle, finite, formatScore, httpUrl, localDate, verdicts } from './common';
 import type { FormatWriter } from './writer';
 
 /**
@@ -58,8 +58,10 @@ function summary(record: CrawlRecord): string {
 /** The Markdown text, piece by piece. Only http(s) pages are listed; an empty title shows the URL. */
 export function markdownWriter(): FormatWriter {
   let n = 0;
+  let judged = verdicts(undefined);
   return {
     begin: (record: CrawlRecord) => {
+      judged = verdicts(record);
       const heading = oneLine(record?.topic?.keywords) || crawlTitle(record);
       return `# ${escapeMarkdown(heading)}\n\n${summary(record)}\n\n`;
     },
@@ -68,7 +70,8 @@ export function markdownWriter(): FormatWriter {
       if (!url) return '';
       const marker = `${++n}. `;
       const title = escapeMarkdown(oneLine(p.title) || httpUrl(p.url)!);
-      let out = `${marker}[${title}](${url}) — score ${formatScore(p.score)}, ${p.isSeed ? 'seed' : 'fresh'}\n`;
+      const verdict = judged.get(p.url);
+      let out = `${marker}[${title}](${url}) — score ${formatScore(p.score)}, ${p.isSeed ? 'seed' : 'fresh'}${verdict ? `, judged ${verdict}` : ''}\n`;
       const snippet = escapeMarkdown(p.snippet ?? '');
       if (snippet) out += `${' '.repeat(marker.length)}${snippet}\n`;
       return out;

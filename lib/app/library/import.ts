@@ -33,12 +33,26 @@ const isHttp = (s: string): boolean => {
 const httpUrl = v.pipe(v.string(), v.maxLength(MAX_URL), v.check(isHttp, 'not an http(s) URL'));
 const text = (max: number) => v.pipe(v.string(), v.maxLength(max));
 
+/** A term vector (a page's profile, a topic's feedback): stemmed terms, bounded in number. */
+const TermVectorSchema = v.pipe(
+  v.record(text(200), finite),
+  v.check((t) => Object.keys(t).length <= 200, 'too many terms'),
+);
+
 const TopicSchema = v.object({
   keywords: text(1000),
   language: v.optional(text(35)),
   allLanguages: v.optional(v.boolean()),
   context: v.optional(v.pipe(v.array(text(5000)), v.maxLength(200))),
   weights: v.optional(v.object({ expansion: v.optional(finite), boilerplate: v.optional(finite) })),
+  feedback: v.optional(TermVectorSchema),
+});
+
+const JudgementSchema = v.object({
+  url: httpUrl,
+  value: v.picklist([1, -1]),
+  terms: TermVectorSchema,
+  at: finite,
 });
 
 const StatsSchema = v.object({
@@ -119,6 +133,8 @@ const RecordSchema = v.object({
   stats: StatsSchema,
   pinned: v.optional(v.boolean()),
   watch: v.optional(WatchSchema),
+  judgements: v.optional(v.pipe(v.array(JudgementSchema), v.maxLength(MAX_PAGES))),
+  hiddenSites: v.optional(v.pipe(v.array(text(300)), v.maxLength(10_000))),
 });
 
 const PageSchema = v.object({
@@ -141,6 +157,7 @@ const PageSchema = v.object({
   h1: v.optional(text(2000)),
   isSeed: v.boolean(),
   noindex: v.optional(v.boolean()),
+  profile: v.optional(v.object({ terms: TermVectorSchema, cosine: finite })),
 });
 
 const SkipSchema = v.object({
@@ -191,6 +208,8 @@ const schemasMatchTypes: [
   Exact<NonNullable<Record_['watch']>, NonNullable<CrawlRecord['watch']>>,
   Exact<NonNullable<NonNullable<Record_['watch']>['check']>, NonNullable<NonNullable<CrawlRecord['watch']>['check']>>,
   Exact<Out<typeof PageSchema>, PageResult>,
+  Exact<NonNullable<Out<typeof PageSchema>['profile']>, NonNullable<PageResult['profile']>>,
+  Exact<NonNullable<Record_['judgements']>[number], NonNullable<CrawlRecord['judgements']>[number]>,
   Exact<Out<typeof SkipSchema>, SkipRecord>,
 ] = [true, true, true, true, true, true, true, true, true, true, true, true];
 void schemasMatchTypes;

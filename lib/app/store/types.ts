@@ -1,4 +1,4 @@
-import type { CrawlCheckpoint, CrawlStats, PageResult, SkipRecord, Topic } from '../../engine';
+import type { CrawlCheckpoint, CrawlStats, Judgement, PageResult, SkipRecord, Topic } from '../../engine';
 
 /** Version of the stored crawl record layout ({@link CrawlRecord.version}); lib/app/store/migrate.ts upgrades older ones. */
 export const RECORD_VERSION = 2;
@@ -73,6 +73,13 @@ export interface CrawlRecord {
   pinned?: boolean;
   /** Set when the crawl is a topic watch (lib/app/watch): re-crawled on a schedule. */
   watch?: WatchState;
+  /**
+   * The user's thumbs up and down on its results, oldest first (absent: none): what re-ranks the list and, while the
+   * crawl runs, what its topic learns from (the running crawl's checkpoint holds the same).
+   */
+  judgements?: Judgement[];
+  /** Sites (origins) whose pages the user hid from the list. */
+  hiddenSites?: string[];
 }
 
 /** How often a watch checks its topic. */

@@ -9,7 +9,7 @@
  * crawl loop fills each slot as soon as it frees, and drawing from the top N keeps N's meaning: how greedy the
  * choice is.)
  */
-import type { EvaluatedPage, FrontierEntry, Json, ReadyTest, StrategyContext } from '../types';
+import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
 import { numericParams, type StrategyInfo } from './spec';
 
@@ -45,6 +45,11 @@ export class BestNFirst extends FrontierStrategy {
 
   next(ready: ReadyTest): FrontierEntry | null {
     return this.drawFromBest(this.n, ready);
+  }
+
+  /** A link's score is its page's score: when a judgement moves the page's score, its links move with it. */
+  onJudgement(change: JudgementChange): void {
+    this.followParents(change.moved);
   }
 
   protected override saveState(): Record<string, Json> {

@@ -39,7 +39,7 @@
  * wShare 0.5, ucb 0.5, relevance bar 0.5) were set by design and not tuned: the tuning runs on DocWeb-L's tuning
  * split did not finish in the session that wrote this.
  */
-import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, StrategyContext } from '../types';
+import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
 import {
   Centroid,
@@ -72,6 +72,15 @@ export const FORAGER_DEFAULTS = {
 };
 
 const SEED_SCORE = 1e6;
+/**
+ * What one judgement weighs in the bandit and the classifier, in fetched pages: an up-vote several, a down-vote one (a
+ * result the user turns down is most often a near miss in the right section: weighing it as much sent the crawl away
+ * from the targets' sections in the lab).
+ */
+const UP_WEIGHT = 3;
+const DOWN_WEIGHT = 1;
+/** Fetched pages whose link features are kept for judgements. */
+const JUDGEABLE_PAGES = 2000;
 
 /** A stand-in RNG for {@link PriorityFrontier.sample} when exactly one entry can match. */
 const FIRST = { int: () => 0 };
@@ -214,18 +223,18 @@ export class SectionBandit {
 
   constructor(private readonly prior = 2) {}
 
-  /** Records one fetched page of `url`'s section. */
-  record(url: string, reward: number): void {
+  /** Records one fetched page of `url`'s section (`pulls` of them: a judgement counts several; negative takes them back). */
+  record(url: string, reward: number, pulls = 1): void {
     const { site, section } = siteOf(url);
-    this.pulls++;
-    this.reward += reward;
+    this.pulls += pulls;
+    this.reward += reward * pulls;
     for (const [map, key] of [
       [this.sites, site],
       [this.sections, section],
     ] as const) {
       const arm = map.get(key) ?? { pulls: 0, reward: 0 };
-      arm.pulls++;
-      arm.reward += reward;
+      arm.pulls += pulls;
+      arm.reward += reward * pulls;
       map.set(key, arm);
     }
   }
@@ -327,7 +336,7 @@ export interface ForagerScore {
 export class ForagerStrategy extends FrontierStrategy {
   readonly name = 'forager';
   readonly params: typeof FORAGER_DEFAULTS;
-  private readonly topic: PreparedTopic;
+  private topic: PreparedTopic;
   private info = new Map<string, LinkInfo>();
   readonly centroid = new Centroid({}, 0);
   readonly classifier = new OnlineLogistic();
@@ -411,6 +420,7 @@ export class ForagerStrategy extends FrontierStrategy {
     if (sim > this.best) this.best = sim;
     const relevant = sim > 0 && sim >= this.params.relevance * this.best;
     const own = this.info.get(page.requestedUrl);
+    if (own) this.rememberJudgeable(page.url, own);
     this.forget(page.requestedUrl);
     this.bandit.record(page.url, relevant ? 1 : 0);
     if (own) {
@@ -449,6 +459,46 @@ export class ForagerStrategy extends FrontierStrategy {
 
   protected override forget(url: string): void {
     this.info.delete(url);
+  }
+
+  // --- Relevance feedback (issue 15): the user's judgements teach the classifier, the bandit and the centroid. ---
+
+  /** The link features of recently fetched pages (not saved: after a resume, older pages teach the bandit only). */
+  private judgeable = new Map<string, LinkInfo>();
+
+  private rememberJudgeable(url: string, info: LinkInfo): void {
+    this.judgeable.set(url, info);
+    if (this.judgeable.size > JUDGEABLE_PAGES) this.judgeable.delete(this.judgeable.keys().next().value!);
+  }
+
+  /**
+   * A judgement counts as fetched pages of its section in the bandit ({@link UP_WEIGHT} or {@link DOWN_WEIGHT}; taken
+   * back on undo or a change of mind) and as as many SGD steps of the link classifier on the link that led to it; an
+   * up-voted page's link words join the centroid. The topic vector moves (anchors are scored against the new one),
+   * links follow their parents' new scores, and the whole frontier is re-scored.
+   */
+  onJudgement(change: JudgementChange): void {
+    const weight = (v: number) => (v > 0 ? UP_WEIGHT : DOWN_WEIGHT);
+    if (change.previous !== 0) this.bandit.record(change.url, change.previous > 0 ? 1 : 0, -weight(change.previous));
+    if (change.value !== 0) {
+      this.bandit.record(change.url, change.value > 0 ? 1 : 0, weight(change.value));
+      const own = this.judgeable.get(change.url);
+      if (own) {
+        for (let i = 0; i < weight(change.value); i++) this.classifier.learn(own.features, change.value > 0);
+        if (change.value > 0) this.waiting.push(own.words);
+      }
+    }
+    this.topic = prepareTopic(change.topic);
+    if (change.moved.size > 0) {
+      // A link's fixed parts count its parent's similarity once directly and once through what it inherits.
+      const factor = this.params.wPage + this.params.wInherited;
+      for (const e of this.frontier.entries()) {
+        const d = e.from === undefined ? undefined : change.moved.get(e.from);
+        const info = d === undefined ? undefined : this.info.get(e.url);
+        if (info) info.base += factor * d!;
+      }
+    }
+    this.retrain();
   }
 
   /**

@@ -84,6 +84,18 @@ export abstract class FrontierStrategy implements Strategy {
     return this.frontier.add({ url, score, depth: page.depth + 1, from: page.url });
   }
 
+  /**
+   * Inherited scores follow their parents: each queued link found on a page whose score moved (a judgement moved the
+   * topic) moves by `factor` times that page's move. For strategies whose link score is the parent's score plus parts.
+   */
+  protected followParents(moved: ReadonlyMap<string, number>, factor = 1): void {
+    if (moved.size === 0 || factor === 0) return;
+    for (const e of this.frontier.entries()) {
+      const d = e.from === undefined ? undefined : moved.get(e.from);
+      if (d !== undefined) this.frontier.setScore(e.url, finite(e.score + factor * d));
+    }
+  }
+
   /** Drops what the strategy keeps about a URL that left the frontier for good (evicted, fetched, failed). */
   protected forget(_url: string): void {}
 

@@ -81,9 +81,39 @@ export function keywordVector(topic: Topic): TermVector {
  * count, then alphabetically), the top
  * {@link EXPANSION_TERMS} sharing `weights.expansion` (default {@link DEFAULT_EXPANSION}) times the query's mass in
  * proportion to that rank's score. Parts of the pieces repeated across them (a site name after " — " or " | " in
- * every title) are dropped first: they describe the sites, not the topic.
+ * every title) are dropped first: they describe the sites, not the topic. Then the user's judgements, when the topic
+ * carries them (`topic.feedback`, built by text/feedback.ts from the judged pages' terms): Rocchio's pull and push.
  */
 export function topicVector(topic: Topic): TermVector {
+  const base = expandedVector(topic);
+  return topic.feedback ? withFeedbackTerms(base, topic.feedback, keywordVector(topic)) : base;
+}
+
+/**
+ * Relevance feedback (Rocchio) on a topic vector: each feedback term's weight is a share of the vector's mass, added
+ * (up-voted pages pull) or taken away (down-voted push); weights below 0 are dropped, as Rocchio does. The query's
+ * own terms (`query`) are never pushed below their weight: a page the user turned down holds the user's words too
+ * (in the lab, pushing them lost the topic: lib/engine/README.md).
+ */
+function withFeedbackTerms(base: TermVector, feedback: TermVector, query: TermVector): TermVector {
+  let mass = 0;
+  for (const k in base) mass += base[k];
+  if (mass === 0) mass = 1;
+  const out: TermVector = Object.create(null);
+  for (const k in base) out[k] = base[k];
+  for (const k in feedback) {
+    const w = feedback[k];
+    if (!Number.isFinite(w)) continue;
+    let v = (out[k] ?? 0) + w * mass;
+    if (Object.hasOwn(query, k)) v = Math.max(v, base[k]);
+    if (v > 0) out[k] = v;
+    else delete out[k];
+  }
+  return out;
+}
+
+/** The query's vector with the expansion terms of its context (see {@link topicVector}). */
+function expandedVector(topic: Topic): TermVector {
   const query = keywordVector(topic);
   const mass = topic.weights?.expansion ?? DEFAULT_EXPANSION;
   if (!topic.context?.length || !(mass > 0) || !Number.isFinite(mass)) return query;

@@ -1,0 +1,146 @@
+/**
+ * Relevance feedback on result rows (issue 15), shared by the popup and the results page: thumbs up and down under
+ * each row (buttons with aria-pressed; pressing a pressed one undoes it), "More like this" (the start view, seeded by
+ * the row, its text as the topic), and a notice above the list with Undo and "hide this site" for the last action.
+ * Kept apart from components.tsx: rows take these through RowActions.extra. What a judgement does to the list is
+ * lib/app/view/feedback.ts; the background keeps judgements in the crawl (forager/judge).
+ */
+import { useMemo, useState } from 'preact/hooks';
+import type { CrawlRecord } from '../../lib/app/store/types';
+import { oneLine } from '../../lib/app/text-safety';
+import { judgementMap, moreLikeThis, siteKey } from '../../lib/app/view/feedback';
+import { displayLocation, displayTitle } from '../../lib/app/view/page-view';
+import { startHash } from '../../lib/app/view/start-draft';
+import { errorMessage, type JudgementValue, type PageResult } from '../../lib/engine';
+import { request } from './api';
+import { Icon } from './components';
+import { t } from './i18n';
+
+const THUMB_UP = 'M7 10v11H3V10h4zm0 0l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7';
+const THUMB_DOWN = 'M17 14V3h4v11h-4zm0 0l-4 8a3 3 0 0 1-3-3v-4H4.5a2 2 0 0 1-2-2.3l1.4-8A2 2 0 0 1 5.9 3H17';
+
+/** The buttons under one row. */
+export function RowFeedback({
+  page,
+  value,
+  onJudge,
+  onMoreLikeThis,
+}: {
+  page: PageResult;
+  value: JudgementValue;
+  onJudge(value: JudgementValue): void;
+  onMoreLikeThis(): void;
+}) {
+  const title = oneLine(displayTitle(page));
+  return (
+    <div class="row-feedback" data-testid="row-feedback" data-judgement={value}>
+      <button
+        type="button"
+        class="icon judge"
+        data-testid="judge-up"
+        aria-pressed={value === 1}
+        aria-label={t('judgeUpLabel', title)}
+        title={value === 1 ? t('judgeUndoTitle') : t('judgeUpTitle')}
+        onClick={() => onJudge(value === 1 ? 0 : 1)}
+      >
+        <Icon path={THUMB_UP} />
+      </button>
+      <button
+        type="button"
+        class="icon judge"
+        data-testid="judge-down"
+        aria-pressed={value === -1}
+        aria-label={t('judgeDownLabel', title)}
+        title={value === -1 ? t('judgeUndoTitle') : t('judgeDownTitle')}
+        onClick={() => onJudge(value === -1 ? 0 : -1)}
+      >
+        <Icon path={THUMB_DOWN} />
+      </button>
+      <button type="button" class="link" data-testid="more-like-this" title={t('moreLikeThisTitle')} onClick={onMoreLikeThis}>
+        {t('moreLikeThis')}
+      </button>
+    </div>
+  );
+}
+
+/** The last feedback action, for the notice's Undo. */
+type LastAction =
+  | { kind: 'judge'; page: PageResult; value: JudgementValue; previous: JudgementValue }
+  | { kind: 'site'; site: string };
+
+/**
+ * The judgement state of one crawl's list: `extra` renders a row's buttons, `notice` the line above the list.
+ * `onRecord` gets the crawl record each answer carries (the live update follows it); `openStart` opens the start view
+ * at a `#/new?...` hash ("More like this").
+ */
+export function useFeedback(
+  record: CrawlRecord | undefined,
+  onRecord: (record: CrawlRecord) => void,
+  onError: (message: string) => void,
+  openStart: (hash: string) => void,
+) {
+  const [last, setLast] = useState<LastAction | null>(null);
+  const verdicts = useMemo(() => judgementMap(record?.judgements), [record?.judgements]);
+  const id = record?.id;
+
+  const judge = (page: PageResult, value: JudgementValue, remember = true) => {
+    if (!id) return;
+    const previous = verdicts.get(page.url) ?? 0;
+    void request({ type: 'forager/judge', id, url: page.url, value }).then(
+      (r) => {
+        onRecord(r);
+        setLast(remember && value !== 0 ? { kind: 'judge', page, value, previous } : null);
+      },
+      (e: unknown) => onError(errorMessage(e)),
+    );
+  };
+  const hideSite = (site: string, hidden: boolean) => {
+    if (!id) return;
+    void request({ type: 'forager/hideSite', id, site, hidden }).then(
+      (r) => {
+        onRecord(r);
+        setLast(hidden ? { kind: 'site', site } : null);
+      },
+      (e: unknown) => onError(errorMessage(e)),
+    );
+  };
+
+  const extra = (page: PageResult) => (
+    <RowFeedback
+      page={page}
+      value={verdicts.get(page.url) ?? 0}
+      onJudge={(value) => judge(page, value)}
+      onMoreLikeThis={() => openStart(startHash(moreLikeThis(page)))}
+    />
+  );
+
+  let notice = null;
+  if (last?.kind === 'judge') {
+    const site = siteKey(last.page.url);
+    notice = (
+      <p class="feedback-notice" role="status" data-testid="feedback-notice">
+        <span>
+          {last.value === 1 ? t('judgedUp', oneLine(displayTitle(last.page))) : t('judgedDown', oneLine(displayTitle(last.page)))}
+        </span>
+        <button type="button" class="link" data-testid="judge-undo" onClick={() => judge(last.page, last.previous, false)}>
+          {t('undo')}
+        </button>
+        {last.value === -1 && !record?.hiddenSites?.includes(site) && (
+          <button type="button" class="link" data-testid="hide-site" onClick={() => hideSite(site, true)}>
+            {t('hideSite', displayLocation(last.page.url).site)}
+          </button>
+        )}
+      </p>
+    );
+  } else if (last?.kind === 'site') {
+    notice = (
+      <p class="feedback-notice" role="status" data-testid="feedback-notice">
+        <span>{t('siteHidden', displayLocation(last.site).site)}</span>
+        <button type="button" class="link" data-testid="site-undo" onClick={() => hideSite(last.site, false)}>
+          {t('undo')}
+        </button>
+      </p>
+    );
+  }
+  return { extra, notice };
+}
