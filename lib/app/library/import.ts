@@ -211,7 +211,7 @@ const schemasMatchTypes: [
   Exact<NonNullable<Out<typeof PageSchema>['profile']>, NonNullable<PageResult['profile']>>,
   Exact<NonNullable<Record_['judgements']>[number], NonNullable<CrawlRecord['judgements']>[number]>,
   Exact<Out<typeof SkipSchema>, SkipRecord>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true];
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void schemasMatchTypes;
 
 /** A crawl read from an export, ready to store. */
