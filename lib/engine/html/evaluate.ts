@@ -370,8 +370,9 @@ export class TopicScoring {
   /** The topic vector (query plus expansion from the context, see text/vector.ts topicVector). */
   readonly vector: TermVector;
   readonly norm: number;
-  /** The query's terms alone. */
+  /** The query's terms alone, and as a key (the snippet depends on nothing else of the topic). */
   readonly query: TermVector;
+  readonly queryKey: string;
   /** The topic's language as given, and as an ISO 639-1 base. */
   readonly language: string | undefined;
   readonly baseLanguage: string | undefined;
@@ -383,6 +384,7 @@ export class TopicScoring {
     this.vector = topicVector(t);
     this.norm = norm(this.vector);
     this.query = keywordVector(t);
+    this.queryKey = Object.keys(this.query).join('\0');
     this.language = topic?.language;
     this.baseLanguage = baseLanguage(topic?.language);
     this.allLanguages = !!topic?.allLanguages;
@@ -793,15 +795,8 @@ class TextPass {
 
   /** The evaluation for a topic (the language and its penalty are the caller's). */
   evaluate(weighted: Weighted, topic: TopicScoring, charset: string): PageEvaluation {
-    const weight = weighted.runs.weight;
     const score = weightedCosine(topic.vector, topic.norm, this.terms, weighted.cut);
-    // The query's terms pick the snippet (expansion terms from the results page do not).
-    const snippet = bestSnippet(this.text, this.tokens, this.tokenOffsets, topic.query, {
-      token: this.runs.token,
-      text: this.runs.text,
-      kind: this.runs.kind,
-      weight,
-    });
+    const snippet = weighted.snippet(topic);
     const evaluation: PageEvaluation = {
       score,
       title: this.title,
@@ -823,16 +818,35 @@ class TextPass {
   }
 }
 
+/** Snippets kept per pass and boilerplate weight (one per query). */
+const MAX_SNIPPETS_KEPT = 16;
+
 /** A pass's runs weighed for one boilerplate weight: the weights, the score's correction, main text, language. */
 class Weighted {
   private main: string | undefined;
   private language: string | undefined | null = null;
+  /** Snippets by the query's terms (the many crawls of one topic ask for the same one). */
+  private readonly snippets = new Map<string, string>();
 
   constructor(
     private readonly pass: TextPass,
     readonly runs: RunWeights,
     readonly cut: BoilerCut,
   ) {}
+
+  /** The passage that best matches the topic's query (expansion terms from the results page do not pick it). */
+  snippet(topic: TopicScoring): string {
+    const key = topic.queryKey;
+    let snippet = this.snippets.get(key);
+    if (snippet === undefined) {
+      const p = this.pass;
+      const runs = { token: p.runs.token, text: p.runs.text, kind: p.runs.kind, weight: this.runs.weight };
+      snippet = bestSnippet(p.text, p.tokens, p.tokenOffsets, topic.query, runs);
+      if (this.snippets.size >= MAX_SNIPPETS_KEPT) this.snippets.clear();
+      this.snippets.set(key, snippet);
+    }
+    return snippet;
+  }
 
   mainText(): string {
     this.main ??= mainTextOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight);
