@@ -147,7 +147,7 @@ async function main(): Promise<void> {
       (baseline ? ` (also against ${baselineDir})` : ''),
   );
   console.log(`split vs evaluatePage: ${differ} differ${baseline ? `; baseline vs this tree: ${differBase} differ` : ''}`);
-  console.log(`pages read in a second language (detected): ${secondPasses}`);
+  console.log(`pages read in more than one language (topics in other languages, or detected): ${secondPasses}`);
   console.log(
     `median ms: reading (decode, parse, tokens, links) ${median(readMs).toFixed(3)}, one topic's scoring of a reading ` +
       `${median(scoreMs).toFixed(3)}, evaluatePage ${median(wholeMs).toFixed(3)}`,
