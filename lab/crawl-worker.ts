@@ -4,12 +4,13 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { simulatedWeb } from './docweb/server';
-import { EvaluatorCaches, runCrawlTask, type CrawlTask } from './run';
+import { CachingEvaluator, runCrawlTask, type CrawlTask } from './run';
 import type { SiteConfig } from './sites';
 
 if (!parentPort) throw new Error('crawl-worker.ts must run in a worker thread');
 const port = parentPort;
-const caches = new EvaluatorCaches();
+// One cache of page readings for every crawl of this thread, whatever its topic.
+const evaluator = new CachingEvaluator();
 // Crawls on the simulated network are served from this thread's own copy of the sites (same origins, same bytes).
 const webData = (workerData as { web?: { sites: SiteConfig[]; redirectStubs: boolean } } | null)?.web;
 const web = webData ? simulatedWeb({ sites: webData.sites, redirectStubs: webData.redirectStubs }) : undefined;
@@ -17,7 +18,7 @@ const web = webData ? simulatedWeb({ sites: webData.sites, redirectStubs: webDat
 port.on('message', (msg: { type: 'run'; task: CrawlTask }) => {
   if (msg.type !== 'run') return;
   const { task } = msg;
-  runCrawlTask(task, caches.get(task.topicId), undefined, web).then(
+  runCrawlTask(task, evaluator, undefined, web).then(
     (outcome) => port.postMessage({ type: 'done', outcome }),
     (err: unknown) =>
       port.postMessage({

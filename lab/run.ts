@@ -1,15 +1,24 @@
 /**
  * Runs the lab's crawls: every (topic, task, strategy, RNG seed) once, to the largest budget, through the engine's
  * real crawl loop and fetcher over HTTP on the local web. Smaller budgets are read from the page sequence (a crawl's
- * first k pages do not depend on its budget). Page evaluations are cached per (topic, URL, bytes) across crawls.
+ * first k pages do not depend on its budget). Pages are read (parsed) once per thread for every topic's crawls, and
+ * scored per topic (see CachingEvaluator).
  */
 import { createHash } from 'node:crypto';
-import { createCrawl, evaluatePage, measuredTopic, rescore, VirtualClock } from '../lib/engine';
+import {
+  createCrawl,
+  evaluatePage,
+  evaluateReading,
+  measuredTopic,
+  prepareTopic,
+  readPage,
+  rescore,
+  VirtualClock,
+} from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { createGuardedFetch } from '../lib/node/guarded-fetch';
-import { localEvaluator } from '../lib/engine';
 import { strategySpec } from '../lib/engine';
-import type { EvaluationInput, Evaluator, PageEvaluation, PageResult, Topic } from '../lib/engine';
+import type { EvaluationInput, Evaluator, PageEvaluation, PageReading, PageResult, Topic, TopicScoring } from '../lib/engine';
 import type { UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { networkModel, SimulatedNetwork } from './network';
@@ -76,14 +85,19 @@ function addParam(s: LabStrategy, kv: string): void {
 }
 
 /**
- * An Evaluator that remembers evaluations: the same topic, URL, content type and bytes give the same evaluation, so
- * the many crawls of one topic evaluate each page once. Each caller gets its own top-level copy.
+ * An Evaluator over page readings shared by every topic (lib/engine/html/evaluate.ts readPage): the same URL,
+ * content type, context window and bytes give the same reading, so each page is parsed once (per language its text
+ * is read in) for all the crawls of all topics in a thread, and each crawl only scores it for its topic
+ * (evaluateReading, bit for bit what evaluatePage gives). Each topic is prepared once (its vector). Readings are
+ * kept up to `maxBytes` (an estimate, see READING_BYTES_PER_BODY_BYTE), least recently used dropped first.
  */
 export class CachingEvaluator implements Evaluator {
-  private readonly cache = new Map<string, Promise<PageEvaluation>>();
+  private readonly cache = new Map<string, { reading: PageReading; bytes: number }>();
+  private readonly topics = new WeakMap<Topic, TopicScoring>();
+  private bytes = 0;
   hits = 0;
   misses = 0;
-  constructor(private readonly inner: Evaluator = localEvaluator) {}
+  constructor(private readonly maxBytes = DEFAULT_READING_CACHE_BYTES) {}
 
   evaluate(input: EvaluationInput): Promise<PageEvaluation> {
     return this.lookup(input).evaluation;
@@ -106,42 +120,51 @@ export class CachingEvaluator implements Evaluator {
 
   private lookup(input: EvaluationInput): { hit: boolean; evaluation: Promise<PageEvaluation> } {
     const digest = createHash('sha1').update(input.body).digest('base64');
-    const key = JSON.stringify([
-      input.topic.keywords,
-      input.topic.language ?? 'en',
-      input.topic.allLanguages ?? false,
-      input.topic.context ?? [],
-      input.topic.weights ?? {},
-      input.topic.feedback ?? null,
-      input.url,
-      input.contentType ?? '',
-      input.contextWindow ?? null,
-      digest,
-    ]);
-    let p = this.cache.get(key);
-    const hit = p !== undefined;
-    if (p) this.hits++;
-    else {
-      this.misses++;
-      p = this.inner.evaluate(input);
-      this.cache.set(key, p);
-      p.catch(() => this.cache.delete(key));
+    const key = `${input.url}\0${input.contentType ?? ''}\0${input.contextWindow ?? ''}\0${digest}`;
+    let entry = this.cache.get(key);
+    const hit = entry !== undefined;
+    let evaluation: Promise<PageEvaluation>;
+    try {
+      if (entry) {
+        this.hits++;
+        this.cache.delete(key); // most recently used last
+        this.cache.set(key, entry);
+      } else {
+        this.misses++;
+        const bytes = input.body.length * READING_BYTES_PER_BODY_BYTE + READING_BYTES_FIXED;
+        entry = { reading: readPage(input), bytes };
+        this.cache.set(key, entry);
+        this.bytes += bytes;
+        while (this.bytes > this.maxBytes && this.cache.size > 1) {
+          const [oldKey, old] = this.cache.entries().next().value!;
+          this.cache.delete(oldKey);
+          this.bytes -= old.bytes;
+        }
+      }
+      let scoring = this.topics.get(input.topic);
+      if (!scoring) this.topics.set(input.topic, (scoring = prepareTopic(input.topic)));
+      evaluation = Promise.resolve(evaluateReading(entry.reading, scoring));
+    } catch (error) {
+      evaluation = Promise.reject(error);
     }
-    return { hit, evaluation: p.then(copyEvaluation) };
+    // One promise step more, as the evaluator's answer took before (the order of a crawl's events must not change).
+    return { hit, evaluation: evaluation.then((ev) => ev) };
   }
 
+  /** Readings held. */
   get size(): number {
     return this.cache.size;
   }
 }
 
 /**
- * A fresh top level, links array and term vector per caller; link objects and strings are shared (strategies only
- * read them). A full structuredClone per page cost more than fetching the page.
+ * Memory a reading holds per byte of the page (decoded text, tokens and their offsets, runs, links, term vector),
+ * and per page: measured on DocWeb-L pages (bench/evaluate-split.ts --memory).
  */
-function copyEvaluation(ev: PageEvaluation): PageEvaluation {
-  return { ...ev, links: ev.links.slice(), terms: { ...ev.terms }, robots: { ...ev.robots } };
-}
+const READING_BYTES_PER_BODY_BYTE = 6;
+const READING_BYTES_FIXED = 20_000;
+/** Readings kept per thread: 1.5 GB (estimated) */
+export const DEFAULT_READING_CACHE_BYTES = 1.5 * 2 ** 30;
 
 /** One crawl to run. */
 export interface CrawlJob {
@@ -441,23 +464,6 @@ async function runSimulatedCrawl(
 }
 
 /**
- * Per-topic evaluation caches, keeping only the most recently used few: jobs run topic by topic, and one topic's
- * evaluations of a whole corpus take a few hundred MB.
- */
-export class EvaluatorCaches {
-  private readonly map = new Map<string, CachingEvaluator>();
-  constructor(private readonly keep = 2) {}
-  get(topicId: string): CachingEvaluator {
-    let ev = this.map.get(topicId);
-    if (ev) this.map.delete(topicId);
-    else ev = new CachingEvaluator();
-    this.map.set(topicId, ev);
-    while (this.map.size > this.keep) this.map.delete(this.map.keys().next().value!);
-    return ev;
-  }
-}
-
-/**
  * Runs every job and returns records in job order. With `workers` > 0 the crawls run in worker threads (the
  * server stays in this thread); a worker is preferably given jobs of a topic it has already evaluated pages for.
  */
@@ -523,11 +529,11 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
   const parallel = Math.max(1, options.parallel ?? 4);
   const workers = Math.max(0, options.workers ?? 0);
   if (workers === 0) {
-    const caches = new EvaluatorCaches();
+    const evaluator = new CachingEvaluator();
     const lane = async () => {
       for (let t = queue.take(new Set()); t; t = queue.take(new Set())) {
         if (options.signal?.aborted) return;
-        onOutcome(await runCrawlTask(t, caches.get(t.topicId), options.signal, web));
+        onOutcome(await runCrawlTask(t, evaluator, options.signal, web));
       }
     };
     await Promise.all(Array.from({ length: parallel }, lane));

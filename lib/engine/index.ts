@@ -25,13 +25,19 @@ export { RobotsCache, type RobotsCacheOptions, type RobotsStatus, type RobotsVer
 export { RobotsRules } from './fetch/robots-rules';
 export {
   evaluatePage,
+  evaluateReading,
+  prepareTopic,
+  readPage,
   localEvaluator,
+  PageReading,
+  TopicScoring,
   DEFAULT_BOILERPLATE_WEIGHT,
   DEFAULT_CONTEXT_WINDOW,
   DEFAULT_MAX_LINKS,
   MAIN_TEXT_CHARS,
   OTHER_LANGUAGE_WEIGHT,
   type EvaluateOptions,
+  type PageInput,
 } from './html/evaluate';
 export { decodeHtml } from './html/charset';
 export { tokenize, words, stopwordLanguage } from './text/tokenize';

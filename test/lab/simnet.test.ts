@@ -74,6 +74,38 @@ describe('crawls on the simulated network', () => {
     expect(a.elapsedMs).toBeLessThan(a.times![79]);
   }, 60_000);
 
+  it('give the same crawl through a reading cache that crawls of other topics and strategies filled first', async () => {
+    const warm = new CachingEvaluator();
+    const other = (t: CrawlTask, keywords: string, language?: string): CrawlTask => ({
+      ...t,
+      topicId: keywords,
+      topic: { keywords, ...(language ? { language } : {}), weights: { boilerplate: 0.5 } },
+    });
+    await runCrawlTask(other(task(1, 'breadth-first'), 'energy page'), warm, undefined, web);
+    await runCrawlTask(other(task(1), 'beta gamma', 'fr'), warm, undefined, web);
+    const readings = warm.size;
+    for (const strategy of ['best-n-first', 'shark-search', 'infospiders']) {
+      const t: CrawlTask = {
+        ...task(1, strategy),
+        ...(strategy === 'best-n-first' ? {} : { strategy: { name: strategy, params: {} } }),
+      };
+      const cold = await runCrawlTask(t, new CachingEvaluator(), undefined, web);
+      const hot = await runCrawlTask(t, warm, undefined, web);
+      expect(hot.cacheHits).toBeGreaterThan(0);
+      expect([hot.urls, hot.isSeed, hot.scores, hot.times, hot.errors, hot.done]).toEqual([
+        cold.urls,
+        cold.isSeed,
+        cold.scores,
+        cold.times,
+        cold.errors,
+        cold.done,
+      ]);
+    }
+    // The pages were read once for every topic: the later crawls added readings only for pages not met before.
+    expect(warm.size).toBeLessThanOrEqual(SITES.length * PAGES + 1);
+    expect(readings).toBeGreaterThan(0);
+  }, 60_000);
+
   it("run the engine's loop and fetcher on the VirtualClock: one request at a time per site, a second apart at least", async () => {
     const clock = new VirtualClock();
     const network = new SimulatedNetwork(networkModel('wan'), 1, Object.keys(web.origins));

@@ -45,6 +45,9 @@ import {
 } from './http';
 import { PolitenessScheduler, type Lease, type SlowSiteRule } from './scheduler';
 
+/** URLs whose origin the fetcher remembers for isReady (then it starts over). */
+const MAX_ORIGINS_KEPT = 50_000;
+
 export interface FetcherOptions {
   /** Default globalThis.fetch. */
   fetch?: typeof fetch;
@@ -385,13 +388,25 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     return outcome;
   }
 
+  // The loop asks about the same queued URLs again and again while their sites rest: remember each one's origin.
+  const origins = new Map<string, string | undefined>();
+  const originOfQueued = (url: string): string | undefined => {
+    let origin = origins.get(url);
+    if (origin === undefined && !origins.has(url)) {
+      if (origins.size >= MAX_ORIGINS_KEPT) origins.clear();
+      origin = originOf(url);
+      origins.set(url, origin);
+    }
+    return origin;
+  };
+
   return {
     fetch: fetchPage,
     maxInFlight,
     urlPolicy: policy,
     clock,
     isReady(url: string): boolean {
-      const origin = originOf(url);
+      const origin = originOfQueued(url);
       // Refused, unparsable or left-alone URLs fail at once without a request: always ready.
       if (origin === undefined || leftAlone.has(origin)) return true;
       return scheduler.isReady(origin);

@@ -1,5 +1,5 @@
 import { Parser } from 'htmlparser2';
-import type { EvaluationInput, Evaluator, LinkFeature, PageEvaluation, TermVector } from '../types';
+import type { EvaluationInput, Evaluator, LinkFeature, PageEvaluation, TermVector, Topic } from '../types';
 import { baseLanguage, DETECT_CHARS, detectLanguage, stemmerFor } from '../text/language';
 import { stopwordLanguage, TermCounter, TermStream, tokenize, tokenizeInto } from '../text/tokenize';
 import { keywordVector, norm, topicVector } from '../text/vector';
@@ -306,30 +306,125 @@ function resolveHttp(href: string, base: string): string | null {
  * Never throws on hostile bytes: truncated, malformed or binary input yields whatever text it holds.
  */
 export function evaluatePage(input: EvaluationInput, options: EvaluateOptions = {}): PageEvaluation {
-  const decoded = decodeHtml(input.body ?? new Uint8Array(0), input.contentType);
-  const declared = declaredLanguage(decoded.text);
-  const topicLanguage = baseLanguage(input.topic?.language);
+  return evaluateReading(readPage(input, options), input.topic);
+}
+
+/** What {@link readPage} needs: an EvaluationInput without the topic. */
+export type PageInput = Omit<EvaluationInput, 'topic'>;
+
+/**
+ * Reads a page once for any number of topics: decodes it and finds its declared language; the passes over its text
+ * (parse, tokens with the runs they stand in, links with anchor and context terms, title, metadata) are made when a
+ * topic first needs them, one per language the text is analysed in, and kept. {@link evaluateReading} scores it
+ * for a topic; `evaluatePage(input)` is `evaluateReading(readPage(input), input.topic)`.
+ */
+export function readPage(input: PageInput, options: EvaluateOptions = {}): PageReading {
+  return new PageReading(input, options);
+}
+
+/**
+ * A page read before any topic (see {@link readPage}). Evaluations of one reading share its link objects and its
+ * term vector: treat them as read-only (each evaluation gets its own links array and robots object).
+ */
+export class PageReading {
+  /** Charset actually used to decode the bytes. */
+  readonly charset: string;
+  /** The page's first `lang` attribute as an ISO 639-1 base, if any: its text is analysed in that language. */
+  readonly declared: string | undefined;
+  private readonly url: string;
+  private readonly contextWindow: number | undefined;
+  private readonly options: EvaluateOptions;
+  private readonly html: string;
+  private readonly passes = new Map<string, TextPass>();
+
+  constructor(input: PageInput, options: EvaluateOptions = {}) {
+    const decoded = decodeHtml(input.body ?? new Uint8Array(0), input.contentType);
+    this.charset = decoded.charset;
+    this.html = decoded.text;
+    this.declared = declaredLanguage(decoded.text);
+    this.url = input.url;
+    this.contextWindow = input.contextWindow;
+    this.options = options;
+  }
+
+  /** Passes made so far (one per language the text was analysed in). */
+  get passCount(): number {
+    return this.passes.size;
+  }
+
+  /** @internal The pass over the text analysed in `language` (made once). */
+  pass(language: string): TextPass {
+    let pass = this.passes.get(language);
+    if (!pass) {
+      pass = readText(this.url, this.contextWindow, this.options, this.html, language);
+      this.passes.set(language, pass);
+    }
+    return pass;
+  }
+}
+
+/**
+ * A topic's side of the score, worked out once for many pages: its term vector and norm, the query's terms (they
+ * pick the snippet), its language and the weight of boilerplate.
+ */
+export class TopicScoring {
+  /** The topic vector (query plus expansion from the context, see text/vector.ts topicVector). */
+  readonly vector: TermVector;
+  readonly norm: number;
+  /** The query's terms alone, and as a key (the snippet depends on nothing else of the topic). */
+  readonly query: TermVector;
+  readonly queryKey: string;
+  /** The topic's language as given, and as an ISO 639-1 base. */
+  readonly language: string | undefined;
+  readonly baseLanguage: string | undefined;
+  readonly allLanguages: boolean;
+  readonly boilerplateWeight: number;
+
+  constructor(readonly topic: Topic) {
+    const t = topic ?? { keywords: '' };
+    this.vector = topicVector(t);
+    this.norm = norm(this.vector);
+    this.query = keywordVector(t);
+    this.queryKey = Object.keys(this.query).join('\0');
+    this.language = topic?.language;
+    this.baseLanguage = baseLanguage(topic?.language);
+    this.allLanguages = !!topic?.allLanguages;
+    this.boilerplateWeight = clampWeight(topic?.weights?.boilerplate, DEFAULT_BOILERPLATE_WEIGHT);
+  }
+}
+
+/** The topic's side of scoring, for scoring many readings against one topic with {@link evaluateReading}. */
+export function prepareTopic(topic: Topic): TopicScoring {
+  return new TopicScoring(topic);
+}
+
+/** Scores a page read with {@link readPage} for a topic: the same evaluation as {@link evaluatePage}, bit for bit. */
+export function evaluateReading(reading: PageReading, topic: Topic | TopicScoring): PageEvaluation {
+  const scoring = topic instanceof TopicScoring ? topic : new TopicScoring(topic);
+  const declared = reading.declared;
   // Text is analysed in the page's language when it says one, else in the topic's.
-  const textLanguage = declared ?? input.topic?.language ?? 'en';
-  let page = evaluateIn(input, options, decoded.text, decoded.charset, textLanguage, declared === undefined);
+  const textLanguage = declared ?? scoring.language ?? 'en';
+  let pass = reading.pass(textLanguage);
+  let weighted = pass.weighted(scoring.boilerplateWeight);
   let language = declared;
   const readIn = baseLanguage(textLanguage) ?? 'en';
   const readWithStops = stopwordLanguage(textLanguage) !== 'eng' || readIn === 'en';
-  if (language === undefined && readWithStops && page.stopShare >= OWN_STOP_SHARE) {
+  if (language === undefined && readWithStops && pass.stopShare >= OWN_STOP_SHARE) {
     // So many of its words are stop words of the language it was read in that it is in that language: no detector.
     language = readIn;
   } else if (language === undefined) {
-    language = detectLanguage(page.sample);
+    language = weighted.detected();
     // Read in the wrong language: again in its own, so its terms are right (a page in another language than the
     // topic's without any lang attribute: rare, and then it scores low anyway).
     if (language !== undefined && language !== readIn && !analysedAlike(language, textLanguage)) {
-      page = evaluateIn(input, options, decoded.text, decoded.charset, language, false);
+      pass = reading.pass(language);
+      weighted = pass.weighted(scoring.boilerplateWeight);
     }
   }
-  const evaluation = page.evaluation;
+  const evaluation = pass.evaluate(weighted, scoring, reading.charset);
   if (language !== undefined) {
     evaluation.language = language;
-    if (topicLanguage !== undefined && !input.topic.allLanguages && sameLanguage(language, topicLanguage) === false) {
+    if (scoring.baseLanguage !== undefined && !scoring.allLanguages && sameLanguage(language, scoring.baseLanguage) === false) {
       evaluation.score *= OTHER_LANGUAGE_WEIGHT;
     }
   }
@@ -366,30 +461,24 @@ function analysedAlike(language: string, other: string): boolean {
 }
 
 /**
- * One pass over the page, its text analysed in `language`; with `wantSample`, also the first DETECT_CHARS
- * characters of its heaviest text, for language detection.
+ * One pass over the page, its text analysed in `language`: everything of an evaluation that does not depend on the
+ * topic (see {@link TextPass}).
  */
-function evaluateIn(
-  input: EvaluationInput,
+function readText(
+  url: string,
+  contextWindow: number | undefined,
   options: EvaluateOptions,
   html: string,
-  charset: string,
   language: string,
-  wantSample: boolean,
-): { evaluation: PageEvaluation; sample: string; stopShare: number } {
-  const window = Math.max(0, input.contextWindow ?? DEFAULT_CONTEXT_WINDOW);
+): TextPass {
+  const window = Math.max(0, contextWindow ?? DEFAULT_CONTEXT_WINDOW);
   const maxLinks = Math.max(0, options.maxLinks ?? DEFAULT_MAX_LINKS);
-  const boilerWeight = clampWeight(input.topic?.weights?.boilerplate, DEFAULT_BOILERPLATE_WEIGHT);
   // Raw links kept for resolution after parsing (the <base> may come later); bounded against link floods.
   const rawCap = Math.max(maxLinks * 4, 100);
 
   const tokens: string[] = [];
   const tokenOffsets: number[] = [];
-  const topicInput = input.topic ?? { keywords: '' };
-  const topic = topicVector(topicInput);
   const counter = new TermCounter();
-  // Positions of the query's terms, for the snippet (expansion terms from the results page do not pick it).
-  counter.watch(Object.keys(keywordVector(topicInput)), language, tokens);
   // Text is tokenized as the parser hands it over, chunk by chunk, never joined into one string (joining thousands of
   // chunks, twice, was about a tenth of an evaluation on text-heavy pages); a link's start and end are word breaks,
   // as its context counts tokens.
@@ -489,7 +578,7 @@ function evaluateIn(
             break;
           case 'base':
             if (baseHref === undefined && attribs.href !== undefined) {
-              baseHref = resolveHttp(attribs.href, input.url) ?? undefined;
+              baseHref = resolveHttp(attribs.href, url) ?? undefined;
             }
             break;
           case 'meta':
@@ -614,44 +703,173 @@ function evaluateIn(
   const title = collapse(titleParts.join('')).slice(0, MAX_TITLE_CHARS);
   const titleTerms: string[] = [];
   if (title) tokenizeInto(title, language, titleTerms, undefined, 0, counter);
+  // The counter's slots are shared with the next pass: read them now.
   const terms: TermVector = counter.vector();
-  const runs = weighRuns(runToken, runKind, runBlock, blockToken, blockLinkTokens, tokens.length, boilerWeight);
-  const score = weightedCosine(topic, terms, counter.sumOfSquares(), tokens, runs);
-  const baseUrl = baseHref ?? input.url;
-
+  const sumOfSquares = counter.sumOfSquares();
+  const baseUrl = baseHref ?? url;
   const links = buildLinks(rawLinks, baseUrl, tokens, window, maxLinks, language);
-  const snippet = bestSnippet(
-    visibleText,
+  const pass = new TextPass(
     tokens,
     tokenOffsets,
-    keywordVector(topicInput),
-    counter.watchValid() ? counter.watchHits : null,
-    { token: runToken, text: runText, kind: runKind, weight: runs.weight },
-  );
-
-  const evaluation: PageEvaluation = {
-    score,
-    title,
-    snippet,
-    mainText: mainTextOf(visibleText, runText, runKind, runs.weight),
-    contentHash: contentHashOf(visibleText, runText, runKind, runs.weight),
-    links,
+    visibleText,
+    { token: runToken, text: runText, kind: runKind, block: runBlock },
+    { token: blockToken, linkTokens: blockLinkTokens },
     terms,
-    length: tokens.length + titleTerms.length,
-    charset,
-    baseUrl,
-    robots,
-  };
-  if (lang !== undefined) evaluation.lang = lang;
+    sumOfSquares,
+    counter.stopWords / Math.max(1, counter.stopWords + tokens.length),
+  );
+  pass.title = title;
+  pass.length = tokens.length + titleTerms.length;
+  pass.links = links;
+  pass.baseUrl = baseUrl;
+  pass.robots = robots;
+  if (lang !== undefined) pass.lang = lang;
   const published = meta.published ?? timeInMain;
-  if (published) evaluation.published = published;
-  if (meta.modified) evaluation.modified = meta.modified;
-  if (meta.ogTitle) evaluation.ogTitle = meta.ogTitle;
+  if (published) pass.published = published;
+  if (meta.modified) pass.modified = meta.modified;
+  if (meta.ogTitle) pass.ogTitle = meta.ogTitle;
   const h1 = collapse(h1Parts.join('')).slice(0, MAX_TITLE_CHARS);
-  if (h1) evaluation.h1 = h1;
-  const stopShare = counter.stopWords / Math.max(1, counter.stopWords + tokens.length);
-  const sample = wantSample && stopShare < OWN_STOP_SHARE ? detectionSample(visibleText, runText, runKind, runs.weight) : '';
-  return { evaluation, sample, stopShare };
+  if (h1) pass.h1 = h1;
+  return pass;
+}
+
+/** Runs of text (first token, offset in the visible text, kind, block) and blocks (first token, tokens in links). */
+interface Runs {
+  token: number[];
+  text: number[];
+  kind: number[];
+  block: number[];
+}
+interface Blocks {
+  token: number[];
+  linkTokens: number[];
+}
+
+/**
+ * What one pass over a page's text (in one language) found, before any topic; per boilerplate weight, the weights
+ * of its runs and what they take from the score ({@link Weighted}).
+ */
+class TextPass {
+  title = '';
+  length = 0;
+  links: LinkFeature[] = [];
+  baseUrl = '';
+  robots = { noindex: false, nofollow: false };
+  lang?: string;
+  published?: string;
+  modified?: string;
+  ogTitle?: string;
+  h1?: string;
+  private readonly byWeight = new Map<number, Weighted>();
+
+  constructor(
+    readonly tokens: string[],
+    readonly tokenOffsets: number[],
+    readonly text: TextView,
+    readonly runs: Runs,
+    readonly blocks: Blocks,
+    readonly terms: TermVector,
+    readonly sumOfSquares: number,
+    /** Share of the words that are stop words of the language the text was read in. */
+    readonly stopShare: number,
+  ) {}
+
+  /** The runs' weights for a boilerplate weight (made once per weight). */
+  weighted(boilerWeight: number): Weighted {
+    let w = this.byWeight.get(boilerWeight);
+    if (!w) {
+      const runs = this.runs;
+      const weights = weighRuns(
+        runs.token,
+        runs.kind,
+        runs.block,
+        this.blocks.token,
+        this.blocks.linkTokens,
+        this.tokens.length,
+        boilerWeight,
+      );
+      w = new Weighted(this, weights, boilerCut(this.terms, this.sumOfSquares, this.tokens, weights));
+      this.byWeight.set(boilerWeight, w);
+    }
+    return w;
+  }
+
+  /** The evaluation for a topic (the language and its penalty are the caller's). */
+  evaluate(weighted: Weighted, topic: TopicScoring, charset: string): PageEvaluation {
+    const score = weightedCosine(topic.vector, topic.norm, this.terms, weighted.cut);
+    const snippet = weighted.snippet(topic);
+    const evaluation: PageEvaluation = {
+      score,
+      title: this.title,
+      snippet,
+      mainText: weighted.mainText(),
+      contentHash: weighted.contentHash(),
+      links: this.links.slice(),
+      terms: this.terms,
+      length: this.length,
+      charset,
+      baseUrl: this.baseUrl,
+      robots: { ...this.robots },
+    };
+    if (this.lang !== undefined) evaluation.lang = this.lang;
+    if (this.published) evaluation.published = this.published;
+    if (this.modified) evaluation.modified = this.modified;
+    if (this.ogTitle) evaluation.ogTitle = this.ogTitle;
+    if (this.h1) evaluation.h1 = this.h1;
+    return evaluation;
+  }
+}
+
+/** Snippets kept per pass and boilerplate weight (one per query). */
+const MAX_SNIPPETS_KEPT = 16;
+
+/** A pass's runs weighed for one boilerplate weight: the weights, the score's correction, main text, language. */
+class Weighted {
+  private main: string | undefined;
+  private hash: string | undefined;
+  private language: string | undefined | null = null;
+  /** Snippets by the query's terms (the many crawls of one topic ask for the same one). */
+  private readonly snippets = new Map<string, string>();
+
+  constructor(
+    private readonly pass: TextPass,
+    readonly runs: RunWeights,
+    readonly cut: BoilerCut,
+  ) {}
+
+  /** The passage that best matches the topic's query (expansion terms from the results page do not pick it). */
+  snippet(topic: TopicScoring): string {
+    const key = topic.queryKey;
+    let snippet = this.snippets.get(key);
+    if (snippet === undefined) {
+      const p = this.pass;
+      const runs = { token: p.runs.token, text: p.runs.text, kind: p.runs.kind, weight: this.runs.weight };
+      snippet = bestSnippet(p.text, p.tokens, p.tokenOffsets, topic.query, runs);
+      if (this.snippets.size >= MAX_SNIPPETS_KEPT) this.snippets.clear();
+      this.snippets.set(key, snippet);
+    }
+    return snippet;
+  }
+
+  mainText(): string {
+    this.main ??= mainTextOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight);
+    return this.main;
+  }
+
+  contentHash(): string {
+    this.hash ??= contentHashOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight);
+    return this.hash;
+  }
+
+  /** The language detected from the heaviest text (none when most words are stop words of the language read in). */
+  detected(): string | undefined {
+    if (this.language === null) {
+      const p = this.pass;
+      const sample = p.stopShare < OWN_STOP_SHARE ? detectionSample(p.text, p.runs.text, p.runs.kind, this.runs.weight) : '';
+      this.language = detectLanguage(sample);
+    }
+    return this.language;
+  }
 }
 
 /** Up to DETECT_CHARS characters of the page's heaviest text, raw, for the language detector. */
@@ -736,13 +954,17 @@ function weighRuns(
   return { weight, end, start: runToken };
 }
 
+/** What runs below full weight take from a page's counts: per term, and the resulting sum of squares. */
+interface BoilerCut {
+  removed: Map<string, number> | null;
+  sumOfSquares: number;
+}
+
 /**
- * cos(topic, page) with the page's tokens weighted by run. Only runs below full weight are walked: the plain counts
- * (and their sum of squares, from the counter) are corrected by what those runs take away.
+ * The correction of the plain counts (and of their sum of squares, from the counter) by what runs below full weight
+ * take away: only those runs are walked.
  */
-function weightedCosine(topic: TermVector, terms: TermVector, sumOfSquares: number, tokens: string[], runs: RunWeights): number {
-  const topicNorm = norm(topic);
-  if (topicNorm === 0) return 0;
+function boilerCut(terms: TermVector, sumOfSquares: number, tokens: string[], runs: RunWeights): BoilerCut {
   let removed: Map<string, number> | null = null;
   for (let r = 0; r < runs.weight.length; r++) {
     const cut = 1 - runs.weight[r];
@@ -753,12 +975,6 @@ function weightedCosine(topic: TermVector, terms: TermVector, sumOfSquares: numb
       removed.set(t, (removed.get(t) ?? 0) + cut);
     }
   }
-  let dot = 0;
-  for (const k in topic) {
-    const c = terms[k];
-    if (c !== undefined) dot += topic[k] * (c - (removed?.get(k) ?? 0));
-  }
-  if (dot <= 0) return 0;
   let sq = sumOfSquares;
   if (removed) {
     for (const [t, d] of removed) {
@@ -767,6 +983,20 @@ function weightedCosine(topic: TermVector, terms: TermVector, sumOfSquares: numb
       sq -= c * c - w * w;
     }
   }
+  return { removed, sumOfSquares: sq };
+}
+
+/** cos(topic, page) with the page's tokens weighted by run (`cut`, see boilerCut); `topicNorm` is norm(topic). */
+function weightedCosine(topic: TermVector, topicNorm: number, terms: TermVector, cut: BoilerCut): number {
+  if (topicNorm === 0) return 0;
+  const removed = cut.removed;
+  let dot = 0;
+  for (const k in topic) {
+    const c = terms[k];
+    if (c !== undefined) dot += topic[k] * (c - (removed?.get(k) ?? 0));
+  }
+  if (dot <= 0) return 0;
+  const sq = cut.sumOfSquares;
   if (sq <= 0) return 0;
   return Math.min(1, dot / (Math.sqrt(sq) * topicNorm));
 }
@@ -929,17 +1159,9 @@ interface SnippetRuns {
  * starting closest to its first hit, then the earliest), taken from the heaviest text that has any hit: main content
  * before text beside it, before link lists; boilerplate never. Candidates start at block and sentence boundaries
  * (within the hit's run), and at each hit for sentences too long to show whole; a passage stops where lighter text
- * begins. Without a hit: the start of the heaviest text, up to the next boilerplate. `topicTokens`, when known, are the indexes of the tokens
- * that are query terms.
+ * begins. Without a hit: the start of the heaviest text, up to the next boilerplate.
  */
-function bestSnippet(
-  text: TextView,
-  tokens: string[],
-  offsets: number[],
-  query: TermVector,
-  topicTokens: number[] | null,
-  runs: SnippetRuns,
-): string {
+function bestSnippet(text: TextView, tokens: string[], offsets: number[], query: TermVector, runs: SnippetRuns): string {
   if (!text.hasNonSpace()) return '';
   const n = runs.token.length;
   /**
@@ -955,9 +1177,8 @@ function bestSnippet(
   const usable = (r: number) => runs.kind[r] !== KIND_BOILER;
 
   const queryTerms = new Set(Object.keys(query));
-  let hitTokens: number[] = [];
-  if (topicTokens !== null) hitTokens = topicTokens;
-  else if (queryTerms.size > 0) for (let i = 0; i < tokens.length; i++) if (queryTerms.has(tokens[i])) hitTokens.push(i);
+  const hitTokens: number[] = [];
+  if (queryTerms.size > 0) for (let i = 0; i < tokens.length; i++) if (queryTerms.has(tokens[i])) hitTokens.push(i);
   // The run of each hit (runs and hits both in token order), and the heaviest weight among usable runs with a hit.
   const hitRun: number[] = [];
   let best = -1;

@@ -1,3 +1,13 @@
 export { decodeHtml, charsetFromContentType, prescanMetaCharset } from './charset';
-export { evaluatePage, localEvaluator, DEFAULT_MAX_LINKS, DEFAULT_CONTEXT_WINDOW } from './evaluate';
-export type { EvaluateOptions } from './evaluate';
+export {
+  evaluatePage,
+  evaluateReading,
+  prepareTopic,
+  readPage,
+  PageReading,
+  TopicScoring,
+  localEvaluator,
+  DEFAULT_MAX_LINKS,
+  DEFAULT_CONTEXT_WINDOW,
+} from './evaluate';
+export type { EvaluateOptions, PageInput } from './evaluate';
