@@ -1,3 +1,5 @@
+import { cyrb53 } from '../lib/engine';
+
 /**
  * A simulated wide-area network for the lab: per-site latency drawn from a seeded heavy-tailed distribution, transfer
  * time by size, a few slow sites, a few sites that sometimes never answer and a few that sometimes answer 5xx.
@@ -82,23 +84,9 @@ export type RequestFate =
   | { kind: 'no-answer' };
 
 /**
- * cyrb53: a fast, well-mixed 53-bit string hash (public domain, bryc). Used as a counter-based random source: the
- * hash of a key is its uniform draw, so draws need no state and no order.
+ * cyrb53 (lib/engine/text/hash.ts): the hash of a key is its uniform draw, so draws need no state and no order.
  */
-export function hash53(text: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
-  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
-  h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
-  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
-  h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
-  return 4294967296 * (2097151 & h2) + (h1 >>> 0);
-}
+export const hash53 = cyrb53;
 
 /** A uniform draw in (0, 1) for a key. */
 export function uniform(key: string, seed: number): number {

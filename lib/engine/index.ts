@@ -41,6 +41,7 @@ export {
 } from './html/evaluate';
 export { decodeHtml } from './html/charset';
 export { tokenize, words, stopwordLanguage } from './text/tokenize';
+export { cyrb53, hashText } from './text/hash';
 export { cosine, norm, termVector, topicVector, keywordVector, expansionTerms, DEFAULT_EXPANSION } from './text/vector';
 export {
   feedbackTerms,
