@@ -475,11 +475,17 @@ function countTerms(terms: string[]): Map<string, number> {
   return m;
 }
 
-/** Paired comparison of strategies `a` and `b` over topics, for every task, metric and budget both were run on. */
-export function compareStrategies(results: MetricResult[], a: string, b: string): Comparison[] {
+/**
+ * Paired comparison of strategies `a` and `b` over topics, for every task, metric and budget both were run on.
+ * With `baseline`, B's values come from another run (the same topics crawled by an older tree, say): the comparison
+ * pairs the topics both runs have, and B's label gets " [baseline]".
+ */
+export function compareStrategies(results: MetricResult[], a: string, b: string, baseline?: MetricResult[]): Comparison[] {
   const out: Comparison[] = [];
+  const bResults = baseline ?? results;
+  const bLabel = baseline ? `${b} [baseline]` : b;
   for (const ra of results.filter((r) => r.strategy === a)) {
-    const rb = results.find((r) => r.strategy === b && r.task === ra.task && r.metric === ra.metric);
+    const rb = bResults.find((r) => r.strategy === b && r.task === ra.task && r.metric === ra.metric);
     if (!rb) continue;
     for (const budget of Object.keys(ra.budgets)) {
       const ca = ra.budgets[budget];
@@ -497,7 +503,7 @@ export function compareStrategies(results: MetricResult[], a: string, b: string)
       const max = METRIC_MAX[ra.metric];
       out.push({
         a,
-        b,
+        b: bLabel,
         task: ra.task,
         metric: ra.metric,
         budget: Number(budget),

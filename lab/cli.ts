@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyze, compareStrategies, type Comparison } from './analysis';
+import { analyze, compareStrategies, type Comparison, type MetricResult } from './analysis';
 import { loadCorpusIndex } from './corpus';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
 import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
@@ -25,7 +25,7 @@ const HELP = `Forager crawl lab
   npm run lab -- prepare [--corpus NAME] [--repin] [--force] [--cache DIR]
   npm run lab -- serve [--corpus NAME | --sites DIR] [--port N] [--delay MS]
   npm run lab -- run --topics FILE [options]
-  npm run lab -- report --from results.json [--report out.html] [--compare a,b]
+  npm run lab -- report --from results.json [--report out.html] [--compare a,b] [--baseline old.json]
   npm run lab -- topics [--corpus NAME] [--out PREFIX]   generate topics: PREFIX-tune.json, PREFIX-test.json
                                                          (default lab/topics-<corpus>)
 
@@ -57,6 +57,12 @@ run options:
   --corpus-cache FILE  where the corpus index is cached ('none': do not cache; default under .cache/lab)
   --rebuild-index      build the corpus index even when the cache is valid (run, topics)
   --pages FILE         every crawl's page sequence (corpus ids, simulated times) as JSON, for diagnosing crawls
+
+report options:
+  --from FILE          a results JSON of run --json
+  --compare A,B        as for run; with --baseline, A from --from against B from the baseline
+  --baseline FILE      another run's results JSON on the same topics (an older tree, say): paired comparisons of
+                       each strategy against the baseline's strategy of the same label (or the --compare pairs)
 `;
 
 type Args = { _: string[]; [k: string]: string | boolean | string[] | undefined };
@@ -342,18 +348,34 @@ function output(res: LabResults, args: Args): void {
   }
 }
 
+function readResults(file: string): LabResults {
+  const res = JSON.parse(readFileSync(file, 'utf8'), (_k, v) => (v === null ? NaN : v)) as LabResults;
+  if (res.format !== 'forager-lab-results/1') throw new Error(`${file}: not a forager-lab-results/1 file`);
+  return res;
+}
+
 function cmdReport(args: Args): void {
   const from = str(args, 'from');
   if (!from) throw new Error('report needs --from results.json');
-  const res = JSON.parse(readFileSync(from, 'utf8'), (_k, v) => (v === null ? NaN : v)) as LabResults;
-  if (res.format !== 'forager-lab-results/1') throw new Error(`${from}: not a forager-lab-results/1 file`);
+  const res = readResults(from);
+  const baselineFile = str(args, 'baseline');
+  const baseline = baselineFile ? readResults(baselineFile).results : undefined;
   const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
-  if (compareArgs.length) {
-    res.comparisons = compareArgs.flatMap((c) => {
-      const [a, b] = c.split(',').map((s) => s.trim());
-      return compareStrategies(res.results, a, b);
-    });
+  const labels = (r: MetricResult[]) => [...new Set(r.map((x) => x.strategy))];
+  const pairs: [string, string][] = compareArgs.map((c) => {
+    const [a, b, extra] = c.split(',').map((s) => s.trim());
+    if (!a || !b || extra !== undefined) throw new Error(`--compare takes two strategy labels A,B, got ${c}`);
+    if (!labels(res.results).includes(a)) throw new Error(`--compare: ${a} is not a strategy of ${from}`);
+    if (!labels(baseline ?? res.results).includes(b))
+      throw new Error(`--compare: ${b} is not a strategy of ${baselineFile ?? from}`);
+    return [a, b];
+  });
+  // A baseline without --compare: every strategy against the one of the same label in the baseline.
+  if (baseline && pairs.length === 0) {
+    for (const label of labels(res.results)) if (labels(baseline).includes(label)) pairs.push([label, label]);
+    if (pairs.length === 0) throw new Error(`${from} and ${baselineFile} have no strategy label in common: use --compare A,B`);
   }
+  if (pairs.length) res.comparisons = pairs.flatMap(([a, b]) => compareStrategies(res.results, a, b, baseline));
   output(res, { ...args, json: undefined });
 }
 

@@ -18,7 +18,7 @@ import {
   type RankDoc,
 } from '../../lab/metrics';
 import type { TermVector } from '../../lib/engine/types';
-import { corpusBm25, staticRankings } from '../../lab/analysis';
+import { compareStrategies, corpusBm25, type MetricResult, staticRankings } from '../../lab/analysis';
 import { CorpusIndex, type CorpusDoc } from '../../lab/corpus';
 import { globToRegExp } from '../../lab/sites';
 
@@ -239,5 +239,32 @@ describe('maxPairedT', () => {
       );
       expect(best.t).toBeCloseTo(bound, 9);
     }
+  });
+});
+
+describe('compareStrategies', () => {
+  const cell = (perTopic: Record<string, number>) => ({ mean: 0, se: 0, n: Object.keys(perTopic).length, perTopic });
+  const result = (strategy: string, perTopic: Record<string, number>): MetricResult => ({
+    task: 2,
+    strategy,
+    metric: 'recall',
+    budgets: { '500': cell(perTopic) },
+    dynamic: { pages: [], mean: [], se: [], perTopic: {} },
+  });
+
+  it('pairs two strategies of one run over the topics both have', () => {
+    const run = [result('a', { t1: 0.5, t2: 0.9, t3: 0.4 }), result('b', { t1: 0.4, t2: 0.6, t3: NaN })];
+    const [c] = compareStrategies(run, 'a', 'b');
+    expect(c).toMatchObject({ a: 'a', b: 'b', task: 2, metric: 'recall', budget: 500, n: 2, wins: 2 });
+    expect(c.meanDiff).toBeCloseTo(0.2, 9);
+  });
+
+  it('takes B from a baseline run: the same label, paired over the topics the two runs share', () => {
+    const now = [result('forager', { t1: 0.5, t2: 0.9, t3: 0.7 })];
+    const before = [result('forager', { t1: 0.6, t2: 0.9, t4: 0.1 })];
+    const [c] = compareStrategies(now, 'forager', 'forager', before);
+    expect(c).toMatchObject({ a: 'forager', b: 'forager [baseline]', n: 2, wins: 0, ties: 1, losses: 1 });
+    expect(c.meanDiff).toBeCloseTo(-0.05, 9);
+    expect(compareStrategies(now, 'forager', 'other', before)).toEqual([]);
   });
 });
