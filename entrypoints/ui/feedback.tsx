@@ -5,7 +5,7 @@
  * Kept apart from components.tsx: rows take these through RowActions.extra. What a judgement does to the list is
  * lib/app/view/feedback.ts; the background keeps judgements in the crawl (forager/judge).
  */
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo, useRef, useState } from 'preact/hooks';
 import type { CrawlRecord } from '../../lib/app/store/types';
 import { oneLine } from '../../lib/app/text-safety';
 import { judgementMap, moreLikeThis, siteKey } from '../../lib/app/view/feedback';
@@ -82,27 +82,28 @@ export function useFeedback(
   const [last, setLast] = useState<LastAction | null>(null);
   const verdicts = useMemo(() => judgementMap(record?.judgements), [record?.judgements]);
   const id = record?.id;
+  // Requests go out one after another, in the order of the clicks: an Undo clicked before the background answered
+  // the judgement it undoes must reach the background after it.
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const send = (ask: () => Promise<CrawlRecord>) => {
+    queue.current = queue.current.then(ask).then(onRecord, (e: unknown) => {
+      setLast(null);
+      onError(errorMessage(e));
+    });
+  };
 
+  // The notice names the action just clicked at once, not when the answer comes: the live update can show its effect
+  // first (the row leaves the list), and an Undo must then undo this action, not the one before.
   const judge = (page: PageResult, value: JudgementValue, remember = true) => {
     if (!id) return;
     const previous = verdicts.get(page.url) ?? 0;
-    void request({ type: 'forager/judge', id, url: page.url, value }).then(
-      (r) => {
-        onRecord(r);
-        setLast(remember && value !== 0 ? { kind: 'judge', page, value, previous } : null);
-      },
-      (e: unknown) => onError(errorMessage(e)),
-    );
+    setLast(remember && value !== 0 ? { kind: 'judge', page, value, previous } : null);
+    send(() => request({ type: 'forager/judge', id, url: page.url, value }));
   };
   const hideSite = (site: string, hidden: boolean) => {
     if (!id) return;
-    void request({ type: 'forager/hideSite', id, site, hidden }).then(
-      (r) => {
-        onRecord(r);
-        setLast(hidden ? { kind: 'site', site } : null);
-      },
-      (e: unknown) => onError(errorMessage(e)),
-    );
+    setLast(hidden ? { kind: 'site', site } : null);
+    send(() => request({ type: 'forager/hideSite', id, site, hidden }));
   };
 
   const extra = (page: PageResult) => (

@@ -596,6 +596,14 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       // Thumbs down on the best other row: it leaves the list, counted as hidden; Undo brings it back; down again.
       const disliked = rows[0].url;
       const gone = async () => !(await resultRows(view)).some((r) => r.url === disliked);
+      // Down and Undo at once, while the notice still names the up-vote and before the background can have
+      // answered: the Undo undoes the down-vote, and reaches the background after it.
+      await clickInRow(view, disliked, 'judge-down');
+      await clickTestId(view, 'judge-undo');
+      await waitFor(
+        async () => !(await view.$(tid('toggle-hidden'))) && (await judgementsOf(id)).record.join('|') === `1 ${liked}`,
+        'the quick down-vote undone, the up-vote kept',
+      );
       await clickInRow(view, disliked, 'judge-down');
       await waitFor(gone, 'the down-voted row out of the list');
       expect(await view.$eval(tid('toggle-hidden'), (e) => e.textContent ?? '')).toMatch(/1/);
