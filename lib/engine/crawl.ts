@@ -28,7 +28,7 @@ import { measuredTopic, pageProfile, withFeedback } from './text/feedback';
 import { cosineMeasured, measure, type MeasuredVector } from './text/vector';
 import { createStrategy } from './strategies/index';
 import { canonicalizeUrl } from './url/canonical';
-import { checkUrl, type UrlPolicy } from './url/rules';
+import { checkUrl, type UrlCheck, type UrlPolicy } from './url/rules';
 import type {
   CrawlCheckpoint,
   CrawlEvent,
@@ -56,6 +56,8 @@ export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
 /** Examples kept per URL rule in {@link RefusedLinks}, and their length. */
 const REFUSED_EXAMPLES = 3;
 const REFUSED_EXAMPLE_CHARS = 300;
+/** Outlink verdicts of the URL rules remembered per crawl (then it starts over): pages of a site share most links. */
+const URL_CHECKS_KEPT = 100_000;
 
 export interface CrawlOptions {
   topic: Topic;
@@ -186,6 +188,8 @@ class CrawlRun implements Crawl {
   private readonly resumeQueue: FrontierEntry[] = [];
   private readonly finished: Finished[] = [];
   private linksRefused: RefusedLinks = { total: 0, byRule: {} };
+  /** The URL rules' verdict on outlinks seen (the rules are the crawl's own, fixed: a URL's verdict does not change). */
+  private readonly urlChecks = new Map<string, UrlCheck>();
   private refusedReported = 0;
   private running = 0;
   private pagesEvaluated = 0;
@@ -644,7 +648,12 @@ class CrawlRun implements Crawl {
     const out: LinkFeature[] = [];
     for (const link of links) {
       if (link.url === pageUrl || this.fetched.has(link.url)) continue;
-      const verdict = checkUrl(link.url, this.policy);
+      let verdict = this.urlChecks.get(link.url);
+      if (verdict === undefined) {
+        verdict = checkUrl(link.url, this.policy);
+        if (this.urlChecks.size >= URL_CHECKS_KEPT) this.urlChecks.clear();
+        this.urlChecks.set(link.url, verdict);
+      }
       if (verdict.ok) {
         out.push(link);
         continue;

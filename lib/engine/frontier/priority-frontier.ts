@@ -216,6 +216,8 @@ export class PriorityFrontier {
   private readonly queued = new Map<string, number>();
   private readonly seen = new Set<string>();
   private nextSeq = 0;
+  /** Scratch space of {@link best}'s walk. */
+  private open = new Int32Array(0);
   private readonly onEvict?: (entry: FrontierEntry) => void;
 
   /** @param capacity most entries queued at once (MAX_BUFFER), a positive integer. */
@@ -325,32 +327,42 @@ export class PriorityFrontier {
     const out: FrontierEntry[] = [];
     const k = Math.floor(n);
     const max = this.max;
-    if (!(k > 0) || max.length === 0) return out;
+    const length = max.length;
+    if (!(k > 0) || length === 0) return out;
     const url = this.slots.url;
-    // A small max-heap of positions in `max.heap`: the candidates, i.e. children of the entries visited so far.
-    const open: number[] = [0];
-    const better = (a: number, b: number) => max.before(max.heap[a], max.heap[b]);
-    while (open.length > 0 && out.length < k) {
+    const { score, seq } = this.slots;
+    const heap = max.heap;
+    // A small max-heap of positions in `max.heap`: the candidates, i.e. children of the entries visited so far. It
+    // never holds more than one position more than were visited; kept between calls (no allocation per walk).
+    if (this.open.length < length + 1) this.open = new Int32Array(Math.max(64, 2 * length));
+    const open = this.open;
+    // Position a holds a better entry than position b: higher score, then earlier insertion (IndexedHeap.before).
+    const better = (a: number, b: number): boolean => {
+      const sa = score[heap[a]];
+      const sb = score[heap[b]];
+      return sa !== sb ? sa > sb : seq[heap[a]] < seq[heap[b]];
+    };
+    let size = 1;
+    open[0] = 0;
+    while (size > 0 && out.length < k) {
       const pos = open[0];
-      const last = open.pop()!;
-      if (open.length > 0) {
+      const last = open[--size];
+      if (size > 0) {
         let i = 0;
         for (;;) {
           const l = 2 * i + 1;
-          if (l >= open.length) break;
-          const c = l + 1 < open.length && better(open[l + 1], open[l]) ? l + 1 : l;
+          if (l >= size) break;
+          const c = l + 1 < size && better(open[l + 1], open[l]) ? l + 1 : l;
           if (!better(open[c], last)) break;
           open[i] = open[c];
           i = c;
         }
         open[i] = last;
       }
-      const slot = max.heap[pos];
+      const slot = heap[pos];
       if (accept(url[slot]!)) out.push(this.entryAt(slot));
-      for (const child of [2 * pos + 1, 2 * pos + 2]) {
-        if (child >= max.length) continue;
-        let i = open.length;
-        open.push(child);
+      for (let child = 2 * pos + 1; child <= 2 * pos + 2 && child < length; child++) {
+        let i = size++;
         while (i > 0) {
           const parent = (i - 1) >> 1;
           if (!better(child, open[parent])) break;
