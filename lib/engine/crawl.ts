@@ -206,6 +206,9 @@ class CrawlRun implements Crawl {
 
   constructor(private readonly options: CrawlOptions) {
     this.fetcher = options.fetcher;
+    const fetched = this.fetched;
+    const isReady = options.fetcher.isReady?.bind(options.fetcher);
+    this.ready = isReady ? (url) => fetched.has(url) || isReady(url) : () => true;
     this.clock = options.fetcher.clock ?? realClock;
     this.policy = options.fetcher.urlPolicy ?? {};
     this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
@@ -470,8 +473,7 @@ class CrawlRun implements Crawl {
   }
 
   /** Whether a URL may be handed out now: its site may be contacted (or it was fetched already and will be dropped). */
-  private readonly ready = (url: string): boolean =>
-    this.fetched.has(url) || this.fetcher.isReady === undefined || this.fetcher.isReady(url);
+  private readonly ready: (url: string) => boolean;
 
   /** Starts fetches while slots are free, the budget allows and a ready URL is queued. */
   private fill(signal?: AbortSignal): void {
