@@ -28,7 +28,7 @@ import { measuredTopic, pageProfile, withFeedback } from './text/feedback';
 import { cosineMeasured, measure, type MeasuredVector } from './text/vector';
 import { createStrategy } from './strategies/index';
 import { canonicalizeUrl } from './url/canonical';
-import { checkUrl, type UrlPolicy } from './url/rules';
+import { checkUrl, type UrlCheck, type UrlPolicy } from './url/rules';
 import type {
   CrawlCheckpoint,
   CrawlEvent,
@@ -56,6 +56,8 @@ export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
 /** Examples kept per URL rule in {@link RefusedLinks}, and their length. */
 const REFUSED_EXAMPLES = 3;
 const REFUSED_EXAMPLE_CHARS = 300;
+/** Outlink verdicts of the URL rules remembered per crawl (then it starts over): pages of a site share most links. */
+const URL_CHECKS_KEPT = 100_000;
 
 export interface CrawlOptions {
   topic: Topic;
@@ -186,6 +188,8 @@ class CrawlRun implements Crawl {
   private readonly resumeQueue: FrontierEntry[] = [];
   private readonly finished: Finished[] = [];
   private linksRefused: RefusedLinks = { total: 0, byRule: {} };
+  /** The URL rules' verdict on outlinks seen (the rules are the crawl's own, fixed: a URL's verdict does not change). */
+  private readonly urlChecks = new Map<string, UrlCheck>();
   private refusedReported = 0;
   private running = 0;
   private pagesEvaluated = 0;
@@ -202,6 +206,9 @@ class CrawlRun implements Crawl {
 
   constructor(private readonly options: CrawlOptions) {
     this.fetcher = options.fetcher;
+    const fetched = this.fetched;
+    const isReady = options.fetcher.isReady?.bind(options.fetcher);
+    this.ready = isReady ? (url) => fetched.has(url) || isReady(url) : () => true;
     this.clock = options.fetcher.clock ?? realClock;
     this.policy = options.fetcher.urlPolicy ?? {};
     this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
@@ -466,8 +473,7 @@ class CrawlRun implements Crawl {
   }
 
   /** Whether a URL may be handed out now: its site may be contacted (or it was fetched already and will be dropped). */
-  private readonly ready = (url: string): boolean =>
-    this.fetched.has(url) || this.fetcher.isReady === undefined || this.fetcher.isReady(url);
+  private readonly ready: (url: string) => boolean;
 
   /** Starts fetches while slots are free, the budget allows and a ready URL is queued. */
   private fill(signal?: AbortSignal): void {
@@ -644,7 +650,12 @@ class CrawlRun implements Crawl {
     const out: LinkFeature[] = [];
     for (const link of links) {
       if (link.url === pageUrl || this.fetched.has(link.url)) continue;
-      const verdict = checkUrl(link.url, this.policy);
+      let verdict = this.urlChecks.get(link.url);
+      if (verdict === undefined) {
+        verdict = checkUrl(link.url, this.policy);
+        if (this.urlChecks.size >= URL_CHECKS_KEPT) this.urlChecks.clear();
+        this.urlChecks.set(link.url, verdict);
+      }
       if (verdict.ok) {
         out.push(link);
         continue;

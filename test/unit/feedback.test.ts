@@ -25,6 +25,40 @@ describe('Rocchio feedback on the topic vector', () => {
     expect(Object.keys(termProfile({ x: 0, y: Number.NaN, z: 1 }))).toEqual(['z']);
   });
 
+  it('keeps exactly what sorting every term would keep, in that order, whatever the order of the terms', () => {
+    // The selection against the plain definition: filter, sort (heavier first, ties alphabetical), take the first max.
+    const bySort = (terms: Record<string, number>, max: number) =>
+      Object.entries(terms)
+        .filter(([, w]) => w > 0 && Number.isFinite(w))
+        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+        .slice(0, max);
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    for (let round = 0; round < 200; round++) {
+      const terms: Record<string, number> = {};
+      const n = Math.floor(rand() * 300);
+      for (let i = 0; i < n; i++) {
+        const r = rand();
+        // Few distinct weights, so ties are common; some zeros, negatives, NaN and numeric keys.
+        terms[r < 0.05 ? String(Math.floor(rand() * 50)) : `t${Math.floor(rand() * 400)}`] =
+          r < 0.02 ? Number.NaN : r < 0.06 ? 0 : r < 0.08 ? -1 : Math.floor(rand() * 8) / 2;
+      }
+      for (const max of [1, 5, 40, 500]) {
+        const want = bySort(terms, max);
+        const got = termProfile(terms, max);
+        // The same object, built in the same order (numeric keys come first in any object, in both).
+        expect(Object.entries(got)).toEqual(Object.entries(Object.fromEntries(want)));
+      }
+      // The default profile is remembered per vector: asked again, it is the same, in a new object.
+      const first = termProfile(terms);
+      for (const k in first) first[k] = -1;
+      expect(Object.entries(termProfile(terms))).toEqual(Object.entries(Object.fromEntries(bySort(terms, 40))));
+    }
+  });
+
   it('up-voted pages pull their terms in, down-voted push theirs out, and undoing restores the topic', () => {
     const topic = { keywords: 'solar telescope' };
     const up = { value: 1 as const, terms: { mirror: 3, optic: 2, solar: 1 } };

@@ -388,6 +388,22 @@ describe('PriorityFrontier rules', () => {
     expect(f.best(0, notS0)).toEqual([]);
     expect(f.best(100, () => false)).toEqual([]);
     expect(f.entries()).toEqual(before);
+    // Deep in the ranks (past the best-first walk: the rest is scanned), with ties, after removals and raises.
+    const big = new PriorityFrontier(600);
+    const r = new Rng(11);
+    for (let i = 0; i < 700; i++) big.add(e(`https://s${r.int(9)}.example/${i}`, r.int(12) / 4));
+    for (let i = 0; i < 700; i += 7) big.remove(`https://s${i % 9}.example/${i}`);
+    for (let i = 3; i < 700; i += 11) big.add(e(`https://s${r.int(9)}.example/${i}`, 3));
+    const ranked = big.entries();
+    for (const n of [1, 2, 5, 17, 40, 300, 1000]) {
+      for (const site of [0, 4, 8]) {
+        const only = (url: string) => url.startsWith(`https://s${site}.`) && !url.endsWith('0');
+        expect(big.best(n, only)).toEqual(ranked.filter((x) => only(x.url)).slice(0, n));
+      }
+      const rare = (url: string) => url.endsWith('99');
+      expect(big.best(n, rare)).toEqual(ranked.filter((x) => rare(x.url)).slice(0, n));
+    }
+    expect(big.entries()).toEqual(ranked);
     const rng = new Rng(3);
     const counts = new Map<string, number>();
     for (let k = 0; k < 4000; k++) {

@@ -406,9 +406,9 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     urlPolicy: policy,
     clock,
     isReady(url: string): boolean {
-      const origin = originOfQueued(url);
+      const origin = origins.get(url) ?? originOfQueued(url);
       // Refused, unparsable or left-alone URLs fail at once without a request: always ready.
-      if (origin === undefined || leftAlone.has(origin)) return true;
+      if (origin === undefined || (leftAlone.size > 0 && leftAlone.has(origin))) return true;
       return scheduler.isReady(origin);
     },
     nextReadyAt: () => scheduler.nextReadyAt(),

@@ -198,6 +198,8 @@ export async function readBodyCapped(
 }
 
 function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  // One chunk (a small page, or a body that arrives whole) is the body as it is: the stream handed it over.
+  if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

@@ -144,8 +144,10 @@ export class PolitenessScheduler {
   isReady(origin: string): boolean {
     if (this.active >= this.maxInFlight) return false;
     const state = this.origins.get(origin);
-    if (!state) return true;
-    return state.queue.length === 0 && state.active < this.perSiteLimit(origin) && state.nextAllowed <= this.clock.now();
+    if (state === undefined) return true;
+    // The crawl asks this for every queued URL it walks past, mostly of busy or resting sites: those tests first.
+    if (state.active >= (this.maxPerSite === 1 ? 1 : this.perSiteLimit(origin))) return false;
+    return state.queue.length === 0 && state.nextAllowed <= this.clock.now();
   }
 
   /**

@@ -185,6 +185,9 @@ export interface PriorityFrontierOptions {
   onEvict?: (entry: FrontierEntry) => void;
 }
 
+/** Entries beyond `n` that {@link PriorityFrontier.best} visits in rank order before it scans the rest. */
+const RANK_WALK_EXTRA = 16;
+
 /**
  * The bounded frontier of Best-N-First (MAX_BUFFER in Pant, Srinivasan & Menczer 2002): a priority queue of URLs that
  * can give up both its best and its worst entry.
@@ -216,6 +219,10 @@ export class PriorityFrontier {
   private readonly queued = new Map<string, number>();
   private readonly seen = new Set<string>();
   private nextSeq = 0;
+  /** Scratch space of {@link best}'s walk: its candidate heap, and the walk that last visited each heap position. */
+  private open = new Int32Array(0);
+  private visited = new Int32Array(0);
+  private walks = 0;
   private readonly onEvict?: (entry: FrontierEntry) => void;
 
   /** @param capacity most entries queued at once (MAX_BUFFER), a positive integer. */
@@ -317,40 +324,62 @@ export class PriorityFrontier {
   }
 
   /**
-   * Up to `n` queued entries that `accept` takes, best first, without removing them. Entries are visited in rank
-   * order (a best-first walk of the heap) until the n-th accepted one: O((n + r) log(n + r)) for r refused on the
-   * way. The crawl loop uses it to draw from the best URLs whose site may be contacted now.
+   * Up to `n` queued entries that `accept` takes, best first, without removing them: the n best accepted entries.
+   * The crawl loop uses it to draw from the best URLs whose site may be contacted now, and most of its calls find
+   * few or none (their sites rest), so it works in two steps. First a best-first walk of the heap, over at most
+   * `n` + {@link RANK_WALK_EXTRA} entries (O(v log v) for v visited); when that finds `n`, or visited everything,
+   * that is the answer. Otherwise every entry not visited ranks below those visited: they are offered to `accept` in
+   * heap order (no ordering work) and only the ones it takes are ranked. `accept` must be a pure test (it may be
+   * asked about any queued entry, in any order).
    */
   best(n: number, accept: (url: string) => boolean): FrontierEntry[] {
     const out: FrontierEntry[] = [];
     const k = Math.floor(n);
     const max = this.max;
-    if (!(k > 0) || max.length === 0) return out;
+    const length = max.length;
+    if (!(k > 0) || length === 0) return out;
     const url = this.slots.url;
-    // A small max-heap of positions in `max.heap`: the candidates, i.e. children of the entries visited so far.
-    const open: number[] = [0];
-    const better = (a: number, b: number) => max.before(max.heap[a], max.heap[b]);
-    while (open.length > 0 && out.length < k) {
+    const { score, seq } = this.slots;
+    const heap = max.heap;
+    // A small max-heap of positions in `max.heap`: the candidates, i.e. children of the entries visited so far. It
+    // never holds more than one position more than were visited; kept between calls (no allocation per walk).
+    if (this.open.length < length + 1) {
+      this.open = new Int32Array(Math.max(64, 2 * length));
+      this.visited = new Int32Array(this.open.length);
+    }
+    const open = this.open;
+    const visited = this.visited;
+    const stamp = (this.walks = (this.walks + 1) | 0) || (this.walks = 1);
+    // Position a holds a better entry than position b: higher score, then earlier insertion (IndexedHeap.before).
+    const better = (a: number, b: number): boolean => {
+      const sa = score[heap[a]];
+      const sb = score[heap[b]];
+      return sa !== sb ? sa > sb : seq[heap[a]] < seq[heap[b]];
+    };
+    let size = 1;
+    open[0] = 0;
+    let budget = Math.min(length, k + RANK_WALK_EXTRA);
+    while (size > 0 && out.length < k && budget > 0) {
+      budget--;
       const pos = open[0];
-      const last = open.pop()!;
-      if (open.length > 0) {
+      const last = open[--size];
+      if (size > 0) {
         let i = 0;
         for (;;) {
           const l = 2 * i + 1;
-          if (l >= open.length) break;
-          const c = l + 1 < open.length && better(open[l + 1], open[l]) ? l + 1 : l;
+          if (l >= size) break;
+          const c = l + 1 < size && better(open[l + 1], open[l]) ? l + 1 : l;
           if (!better(open[c], last)) break;
           open[i] = open[c];
           i = c;
         }
         open[i] = last;
       }
-      const slot = max.heap[pos];
+      visited[pos] = stamp;
+      const slot = heap[pos];
       if (accept(url[slot]!)) out.push(this.entryAt(slot));
-      for (const child of [2 * pos + 1, 2 * pos + 2]) {
-        if (child >= max.length) continue;
-        let i = open.length;
-        open.push(child);
+      for (let child = 2 * pos + 1; child <= 2 * pos + 2 && child < length; child++) {
+        let i = size++;
         while (i > 0) {
           const parent = (i - 1) >> 1;
           if (!better(child, open[parent])) break;
@@ -360,6 +389,26 @@ export class PriorityFrontier {
         open[i] = child;
       }
     }
+    if (out.length >= k || size === 0) return out;
+    // The rest: every position not visited (all rank below the visited ones), the accepted ones ranked.
+    const taken: number[] = [];
+    for (let pos = 0; pos < length; pos++) {
+      if (visited[pos] === stamp) continue;
+      const slot = heap[pos];
+      if (accept(url[slot]!)) taken.push(slot);
+    }
+    const need = k - out.length;
+    if (need === 1 && taken.length > 0) {
+      let bestSlot = taken[0];
+      for (let i = 1; i < taken.length; i++) {
+        const s = taken[i];
+        if (score[s] > score[bestSlot] || (score[s] === score[bestSlot] && seq[s] < seq[bestSlot])) bestSlot = s;
+      }
+      out.push(this.entryAt(bestSlot));
+      return out;
+    }
+    taken.sort((a, b) => score[b] - score[a] || seq[a] - seq[b]);
+    for (let i = 0; i < taken.length && i < need; i++) out.push(this.entryAt(taken[i]));
     return out;
   }
 

@@ -23,15 +23,52 @@ export const FEEDBACK_DOWN = 0.25;
 /** Feedback terms a topic carries at most (heaviest pull or push first). */
 export const FEEDBACK_TERMS = 60;
 
-/** A page's heaviest `max` terms (counts as given; ties alphabetical, so the profile does not depend on key order). */
+/**
+ * A page's heaviest `max` terms (counts as given; ties alphabetical, so the profile does not depend on key order).
+ * The selection of the default {@link PROFILE_TERMS} is remembered per term vector object (evaluations of one page
+ * reading share its vector, and the lab scores each reading for many crawls): a term vector must not change after
+ * its profile was taken, which evaluations' vectors never do. Each call returns a new object.
+ */
 export function termProfile(terms: TermVector, max = PROFILE_TERMS): TermVector {
-  const kept = Object.entries(terms)
-    .filter(([, w]) => w > 0 && Number.isFinite(w))
-    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .slice(0, max);
+  let kept = max === PROFILE_TERMS ? profiles.get(terms) : undefined;
+  if (!kept) {
+    kept = heaviest(terms, max);
+    if (max === PROFILE_TERMS) profiles.set(terms, kept);
+  }
   const out: TermVector = Object.create(null);
-  for (const [k, w] of kept) out[k] = w;
+  for (let i = 0; i < kept.keys.length; i++) out[kept.keys[i]] = kept.weights[i];
   return out;
+}
+
+/** The default profile's terms of each term vector seen (see {@link termProfile}); dropped with the vector. */
+const profiles = new WeakMap<TermVector, { keys: string[]; weights: number[] }>();
+
+/** The `max` heaviest positive terms, heavier first, ties alphabetical. */
+function heaviest(terms: TermVector, max: number): { keys: string[]; weights: number[] } {
+  // A bounded selection instead of sorting every term (a page has hundreds to thousands): `keys`/`weights` hold the
+  // best so far, best first, in the order of the full sort (heavier first, ties alphabetical: a total order, so the
+  // result does not depend on the order the terms come in).
+  const keys: string[] = [];
+  const weights: number[] = [];
+  const limit = Math.max(0, Math.floor(max));
+  if (limit === 0) return { keys, weights };
+  for (const k in terms) {
+    const w = terms[k];
+    if (!(w > 0) || !Number.isFinite(w)) continue;
+    let i = keys.length;
+    if (i === limit) {
+      // Full: only a term that ranks above the worst kept one gets in.
+      const lw = weights[i - 1];
+      if (w < lw || (w === lw && k > keys[i - 1])) continue;
+      keys.pop();
+      weights.pop();
+      i--;
+    }
+    while (i > 0 && (weights[i - 1] < w || (weights[i - 1] === w && keys[i - 1] > k))) i--;
+    keys.splice(i, 0, k);
+    weights.splice(i, 0, w);
+  }
+  return { keys, weights };
 }
 
 /** The profile of a page scored against `topicVec`: its heaviest terms and their cosine to that vector. */
