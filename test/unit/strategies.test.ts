@@ -171,6 +171,32 @@ describe('BestNFirst', () => {
     expect(t.frontierSize()).toBe(8);
   });
 
+  it('crawls in rounds without a barrier: a round is the top N when it forms, better links found meanwhile wait for the next', () => {
+    const s = createStrategy('bfs4', ctx({}, 3));
+    for (let i = 0; i < 8; i++) s.onPage(page(`https://p${i}.example/`, 0.1 + i / 100, [`https://l${i}.example/`]));
+    const round1 = new Set(['https://l7.example/', 'https://l6.example/', 'https://l5.example/', 'https://l4.example/']);
+    const first = s.next(always)!;
+    expect(round1.has(first.url)).toBe(true);
+    // A page fetched meanwhile brings links better than all queued: they do not join the round being handed out.
+    s.onPage(page('https://hot.example/', 0.9, ['https://h1.example/', 'https://h2.example/']));
+    const rest = take(s, 3).map((e) => e.url);
+    expect(new Set([first.url, ...rest])).toEqual(round1);
+    // The next round starts with the best queued then: the two hot links and l3, l2.
+    const round2 = take(s, 4).map((e) => e.url);
+    expect(new Set(round2)).toEqual(new Set(['https://h1.example/', 'https://h2.example/', 'https://l3.example/', 'https://l2.example/']));
+    // A round's link whose site rests waits in the round; the next round joins so the slot is not left empty.
+    const t = createStrategy('bfs2', ctx({}, 3));
+    for (let i = 0; i < 6; i++) t.onPage(page(`https://p${i}.example/`, 0.1 + i / 100, [`https://l${i}.example/`]));
+    const resting = (u: string) => u !== 'https://l5.example/';
+    const got = [t.next(resting)!.url, t.next(resting)!.url];
+    expect(got[0]).toBe('https://l4.example/');
+    expect(['https://l3.example/', 'https://l2.example/']).toContain(got[1]);
+    expect(t.entries().map((e) => e.url)).toContain('https://l5.example/');
+    // Its site ready again, l5 is drawn with what is left of the second round before any third round forms.
+    const left = ['https://l3.example/', 'https://l2.example/'].find((u) => u !== got[1])!;
+    expect(new Set(take(t, 2).map((e) => e.url))).toEqual(new Set(['https://l5.example/', left]));
+  });
+
   it('seeds go first; links of a page the loop passes without links (meta nofollow) give nothing; rel=nofollow links are followed', () => {
     const s = new BestNFirst(ctx({ n: 1 }));
     s.onPage(page('https://p.example/', 0.99, ['https://a.example/']));

@@ -74,6 +74,7 @@ export class AdaptiveBestNFirst extends BestNFirst {
 
   protected override saveState(): Record<string, Json> {
     return {
+      ...super.saveState(),
       n: this.n,
       pages: this.pages,
       windowSum: this.windowSum,
@@ -84,7 +85,7 @@ export class AdaptiveBestNFirst extends BestNFirst {
   }
 
   protected override restoreState(s: { [key: string]: Json }): void {
-    this.n = num(s.n, 'n');
+    super.restoreState(s);
     this.pages = num(s.pages, 'pages');
     this.windowSum = num(s.windowSum, 'windowSum');
     this.windowCount = num(s.windowCount, 'windowCount');

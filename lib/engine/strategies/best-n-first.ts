@@ -3,15 +3,22 @@
  * crawlers" (WWW 2002 Workshop on Web Dynamics).
  *
  * The frontier holds at most MAX_BUFFER links; when full, the lowest-scored one is evicted. Every outlink of a fetched
- * page is scored with that page's cosine similarity to the topic. Whenever a fetch slot is free, the next link is
- * drawn at random (seeded) from the top N links whose site may be contacted now: N = 1 is greedy Best-First, larger
- * N explores more, which the paper reports pays off over longer crawls. (The paper fetched the top N as a batch; the
- * crawl loop fills each slot as soon as it frees, and drawing from the top N keeps N's meaning: how greedy the
- * choice is.)
+ * page is scored with that page's cosine similarity to the topic. The paper crawls in rounds: the top N links are
+ * taken together and fetched, then the next top N. Here a round is formed the same way (the top N queued links, at
+ * the moment the previous round has been handed out), but without the barrier: whenever a fetch slot is free it gets
+ * a link drawn at random (seeded) from the round's links whose site may be contacted now, and the next round is
+ * formed as soon as none of the round is ready, not when its last fetch has come back. N = 1 is greedy Best-First;
+ * larger N explores more, which the paper reports pays off over longer crawls.
+ *
+ * Why rounds and not "draw from the top N each time": with N = 64 or 256 a draw from the top N of a frontier that
+ * new links keep entering mixes a page's outlinks with the seeds' own, where the paper's rounds take the whole
+ * neighbourhood of the previous round first. On DocWeb Task 1 (seeds are targets) the per-draw version lost
+ * recall-area @250 of .236 (BFS256) and .085 (BFS64) against the round-based loop it replaced.
  */
 import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
 import { numericParams, type StrategyInfo } from './spec';
+import { num, strings } from './state';
 
 /** Default N: a moderate setting between greedy BFS1 and strongly exploratory settings such as BFS256. */
 export const DEFAULT_N = 16;
@@ -22,12 +29,16 @@ export const DEFAULT_N = 16;
  * - Seeds enter with score 1, the top of the cosine range, so they are fetched first (in their given order when N = 1).
  * - `onPage`: each outlink gets the page's score, depth + 1 and `from` = the page. rel=nofollow links ARE followed:
  *   that attribute tells search engines not to pass ranking credit, it does not ask crawlers to stay away.
- * - `next`: drawn from the top N ready links.
+ * - `next`: drawn from the current round's ready links; a new round (the next top N queued links not in the round)
+ *   joins while none is ready. A round's links stay queued until handed out, so eviction and judgements still reach
+ *   them; links of a round whose site rests wait in it.
  */
 export class BestNFirst extends FrontierStrategy {
   readonly name: string = 'best-n-first';
-  /** Links the next one is drawn from. */
+  /** Links per round. */
   n: number;
+  /** The current round's links not handed out yet, in the order they joined it (best first per round). */
+  private round = new Map<string, FrontierEntry>();
 
   /**
    * @param ctx params.n, maxBuffer = frontier capacity, seed = RNG seed.
@@ -44,7 +55,39 @@ export class BestNFirst extends FrontierStrategy {
   }
 
   next(ready: ReadyTest): FrontierEntry | null {
-    return this.drawFromBest(this.n, ready);
+    for (;;) {
+      const drawn = this.drawFromRound(ready);
+      if (drawn) return drawn;
+      if (!this.joinRound()) return null;
+    }
+  }
+
+  /** A ready link of the round, drawn uniformly (seeded), removed from the frontier; null if none is ready. */
+  private drawFromRound(ready: ReadyTest): FrontierEntry | null {
+    let candidates: string[] | undefined;
+    let only: string | undefined;
+    for (const url of this.round.keys()) {
+      // Evicted since it joined the round: it is gone for good.
+      if (!this.frontier.has(url)) this.round.delete(url);
+      else if (ready(url)) {
+        if (only === undefined) only = url;
+        else (candidates ??= [only]).push(url);
+      }
+    }
+    if (only === undefined) return null;
+    const url = candidates ? candidates[this.rng.int(candidates.length)] : only;
+    const entry = this.round.get(url)!;
+    this.round.delete(url);
+    const score = this.frontier.scoreOf(url)!;
+    this.frontier.remove(url);
+    return score === entry.score ? entry : { ...entry, score };
+  }
+
+  /** Adds the next top N queued links not in the round to it. @returns false when there are none. */
+  private joinRound(): boolean {
+    const joined = this.frontier.best(this.n, (url) => !this.round.has(url));
+    for (const e of joined) this.round.set(e.url, e);
+    return joined.length > 0;
   }
 
   /** A link's score is its page's score: when a judgement moves the page's score, its links move with it. */
@@ -53,7 +96,23 @@ export class BestNFirst extends FrontierStrategy {
   }
 
   protected override saveState(): Record<string, Json> {
-    return { n: this.n };
+    return { n: this.n, round: [...this.round.keys()] };
+  }
+
+  protected override resetState(): void {
+    this.round.clear();
+  }
+
+  /** The round's links come back from the restored frontier (a checkpoint without a round starts a new one). */
+  protected override restoreState(s: { [key: string]: Json }): void {
+    this.n = num(s.n, 'n');
+    this.round.clear();
+    if (s.round === undefined) return;
+    const queued = new Map(this.frontier.entries().map((e) => [e.url, e]));
+    for (const url of strings(s.round, 'round')) {
+      const entry = queued.get(url);
+      if (entry) this.round.set(url, entry);
+    }
   }
 }
 
