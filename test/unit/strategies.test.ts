@@ -191,7 +191,7 @@ describe('BestNFirst', () => {
     const got = [t.next(resting)!.url, t.next(resting)!.url];
     expect(got[0]).toBe('https://l4.example/');
     expect(['https://l3.example/', 'https://l2.example/']).toContain(got[1]);
-    expect(t.entries().map((e) => e.url)).toContain('https://l5.example/');
+    expect((t as BestNFirst).entries().map((e) => e.url)).toContain('https://l5.example/');
     // Its site ready again, l5 is drawn with what is left of the second round before any third round forms.
     const left = ['https://l3.example/', 'https://l2.example/'].find((u) => u !== got[1])!;
     expect(new Set(take(t, 2).map((e) => e.url))).toEqual(new Set(['https://l5.example/', left]));

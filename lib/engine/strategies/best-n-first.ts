@@ -18,7 +18,7 @@
 import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
 import { numericParams, type StrategyInfo } from './spec';
-import { num, strings } from './state';
+import { asArray, num, str } from './state';
 
 /** Default N: a moderate setting between greedy BFS1 and strongly exploratory settings such as BFS256. */
 export const DEFAULT_N = 16;
@@ -37,8 +37,10 @@ export class BestNFirst extends FrontierStrategy {
   readonly name: string = 'best-n-first';
   /** Links per round. */
   n: number;
-  /** The current round's links not handed out yet, in the order they joined it (best first per round). */
-  private round = new Map<string, FrontierEntry>();
+  /** The rounds' links not handed out yet, in the order they joined (oldest round first, best first in a round). */
+  private round = new Map<string, { entry: FrontierEntry; round: number }>();
+  /** Rounds formed so far. */
+  private rounds = 0;
 
   /**
    * @param ctx params.n, maxBuffer = frontier capacity, seed = RNG seed.
@@ -62,21 +64,29 @@ export class BestNFirst extends FrontierStrategy {
     }
   }
 
-  /** A ready link of the round, drawn uniformly (seeded), removed from the frontier; null if none is ready. */
+  /**
+   * A ready link of the oldest round that has one, drawn uniformly (seeded) among that round's ready links, removed
+   * from the frontier; null if none is ready. Oldest first: links left waiting by a resting site go before a later
+   * round's (with N = 1 that is the best ready link, as in greedy Best-First).
+   */
   private drawFromRound(ready: ReadyTest): FrontierEntry | null {
     let candidates: string[] | undefined;
     let only: string | undefined;
-    for (const url of this.round.keys()) {
+    let oldest = -1;
+    // Rounds join in order, so the map holds them oldest first.
+    for (const [url, member] of this.round) {
+      if (oldest >= 0 && member.round !== oldest) break;
       // Evicted since it joined the round: it is gone for good.
       if (!this.frontier.has(url)) this.round.delete(url);
       else if (ready(url)) {
+        oldest = member.round;
         if (only === undefined) only = url;
         else (candidates ??= [only]).push(url);
       }
     }
     if (only === undefined) return null;
     const url = candidates ? candidates[this.rng.int(candidates.length)] : only;
-    const entry = this.round.get(url)!;
+    const entry = this.round.get(url)!.entry;
     this.round.delete(url);
     const score = this.frontier.scoreOf(url)!;
     this.frontier.remove(url);
@@ -86,7 +96,8 @@ export class BestNFirst extends FrontierStrategy {
   /** Adds the next top N queued links not in the round to it. @returns false when there are none. */
   private joinRound(): boolean {
     const joined = this.frontier.best(this.n, (url) => !this.round.has(url));
-    for (const e of joined) this.round.set(e.url, e);
+    this.rounds++;
+    for (const entry of joined) this.round.set(entry.url, { entry, round: this.rounds });
     return joined.length > 0;
   }
 
@@ -96,22 +107,26 @@ export class BestNFirst extends FrontierStrategy {
   }
 
   protected override saveState(): Record<string, Json> {
-    return { n: this.n, round: [...this.round.keys()] };
+    return { n: this.n, rounds: this.rounds, round: [...this.round].map(([url, m]) => [url, m.round]) };
   }
 
   protected override resetState(): void {
     this.round.clear();
+    this.rounds = 0;
   }
 
   /** The round's links come back from the restored frontier (a checkpoint without a round starts a new one). */
   protected override restoreState(s: { [key: string]: Json }): void {
     this.n = num(s.n, 'n');
     this.round.clear();
+    this.rounds = 0;
     if (s.round === undefined) return;
+    this.rounds = num(s.rounds, 'rounds');
     const queued = new Map(this.frontier.entries().map((e) => [e.url, e]));
-    for (const url of strings(s.round, 'round')) {
-      const entry = queued.get(url);
-      if (entry) this.round.set(url, entry);
+    for (const raw of asArray(s.round, 'round')) {
+      const [url, round] = asArray(raw, 'round entry');
+      const entry = queued.get(str(url, 'round url'));
+      if (entry) this.round.set(entry.url, { entry, round: num(round, 'round number') });
     }
   }
 }
