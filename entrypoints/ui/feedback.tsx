@@ -119,7 +119,7 @@ export function useFeedback(
   if (last?.kind === 'judge') {
     const site = siteKey(last.page.url);
     notice = (
-      <p class="feedback-notice" role="status" data-testid="feedback-notice">
+      <p class="feedback-notice" role="status" data-testid="feedback-notice" data-url={last.page.url} data-judgement={last.value}>
         <span>
           {last.value === 1 ? t('judgedUp', oneLine(displayTitle(last.page))) : t('judgedDown', oneLine(displayTitle(last.page)))}
         </span>

@@ -555,6 +555,11 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
       await within(page.click(selector), 30_000, `click on ${testid} of ${url}`);
     };
+    /** Clicks the notice's Undo, centred first (at the top edge it can sit under the sticky crawl panel). */
+    const clickUndo = async (page: Page) => {
+      await page.$eval(tid('judge-undo'), (el) => el.scrollIntoView({ block: 'center' }));
+      await clickTestId(page, 'judge-undo');
+    };
     const pressed = (page: Page, url: string, testid: string) =>
       page.$eval(`${tid('result-row')}[data-url="${url}"] ${tid(testid)}`, (b) => b.getAttribute('aria-pressed'));
     const judgementsOf = (crawlId: string) =>
@@ -596,10 +601,11 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       // Thumbs down on the best other row: it leaves the list, counted as hidden; Undo brings it back; down again.
       const disliked = rows[0].url;
       const gone = async () => !(await resultRows(view)).some((r) => r.url === disliked);
-      // Down and Undo at once, while the notice still names the up-vote and before the background can have
-      // answered: the Undo undoes the down-vote, and reaches the background after it.
+      // Down, then Undo without waiting for the background's answer: the notice names the down-vote at the click (it
+      // named the up-vote before), and its Undo undoes the down-vote and reaches the background after it.
       await clickInRow(view, disliked, 'judge-down');
-      await clickTestId(view, 'judge-undo');
+      await view.waitForSelector(`${tid('feedback-notice')}[data-url="${disliked}"][data-judgement="-1"]`, { timeout: 60_000 });
+      await clickUndo(view);
       await waitFor(
         async () => !(await view.$(tid('toggle-hidden'))) && (await judgementsOf(id)).record.join('|') === `1 ${liked}`,
         'the quick down-vote undone, the up-vote kept',
@@ -607,7 +613,7 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       await clickInRow(view, disliked, 'judge-down');
       await waitFor(gone, 'the down-voted row out of the list');
       expect(await view.$eval(tid('toggle-hidden'), (e) => e.textContent ?? '')).toMatch(/1/);
-      await clickTestId(view, 'judge-undo');
+      await clickUndo(view);
       // Undone: nothing is hidden any more, and only the up-vote is kept (the row itself may now rank under the
       // relevance cut: the topic moved towards the up-voted page).
       await waitFor(
