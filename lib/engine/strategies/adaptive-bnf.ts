@@ -116,7 +116,7 @@ export const adaptiveBnfInfo: StrategyInfo = {
       min: 1,
       max: 100_000,
       integer: true,
-      description: 'greediness at the start: each link fetched is drawn from the N best ready links',
+      description: 'greediness at the start: links per round (each round the N best, fetched in random order)',
     },
     {
       name: 'nMin',

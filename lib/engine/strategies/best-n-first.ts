@@ -136,8 +136,8 @@ export const bestNFirstInfo: StrategyInfo = {
   name: 'best-n-first',
   label: 'Best-N-First',
   description:
-    'Fetches next a link drawn at random from the N best-scored links of a bounded frontier; links inherit the ' +
-    'cosine similarity of the page they were found on. N = 1 is greedy Best-First; larger N explores more.',
+    'Crawls in rounds of the N best-scored links of a bounded frontier, each round in random order; links inherit ' +
+    'the cosine similarity of the page they were found on. N = 1 is greedy Best-First; larger N explores more.',
   source:
     'G. Pant, P. Srinivasan, F. Menczer. Exploration versus exploitation in topic driven crawlers. ' +
     'WWW 2002 Workshop on Web Dynamics.',
@@ -150,7 +150,8 @@ export const bestNFirstInfo: StrategyInfo = {
       min: 1,
       max: 100_000,
       integer: true,
-      description: 'each link fetched is drawn from the N best ready links; 1 = greedy Best-First, larger = more exploration',
+      description:
+        'links per round (each round the N best, fetched in random order); 1 = greedy Best-First, larger = more exploration',
     },
   ],
   aliases: { 'best-first': { n: 1 } },
