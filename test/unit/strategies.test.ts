@@ -183,7 +183,9 @@ describe('BestNFirst', () => {
     expect(new Set([first.url, ...rest])).toEqual(round1);
     // The next round starts with the best queued then: the two hot links and l3, l2.
     const round2 = take(s, 4).map((e) => e.url);
-    expect(new Set(round2)).toEqual(new Set(['https://h1.example/', 'https://h2.example/', 'https://l3.example/', 'https://l2.example/']));
+    expect(new Set(round2)).toEqual(
+      new Set(['https://h1.example/', 'https://h2.example/', 'https://l3.example/', 'https://l2.example/']),
+    );
     // A round's link whose site rests waits in the round; the next round joins so the slot is not left empty.
     const t = createStrategy('bfs2', ctx({}, 3));
     for (let i = 0; i < 6; i++) t.onPage(page(`https://p${i}.example/`, 0.1 + i / 100, [`https://l${i}.example/`]));
