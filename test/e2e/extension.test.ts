@@ -551,14 +551,19 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       const selector = `${tid('result-row')}[data-url="${url}"] ${tid(testid)}`;
       await page.bringToFront();
       await page.waitForSelector(selector, { visible: true, timeout: 60_000 });
-      // Centred first: scrolled only to the top edge (Firefox), the button is under the sticky crawl panel.
-      await page.$eval(selector, (el) => el.scrollIntoView({ block: 'center' }));
-      await within(page.click(selector), 30_000, `click on ${testid} of ${url}`);
+      // Clicked in the page, on the element itself: the list re-ranks live while the crawl runs, so a click at the
+      // coordinates measured a moment before can land on another row (e2e loop, Firefox: another row got the up-vote).
+      await within(
+        page.$eval(selector, (el) => (el as HTMLElement).click()),
+        30_000,
+        `click on ${testid} of ${url}`,
+      );
     };
-    /** Clicks the notice's Undo, centred first (at the top edge it can sit under the sticky crawl panel). */
+    /** Clicks the notice's Undo, on the element itself (as clickInRow: the notice's text, and its place, change). */
     const clickUndo = async (page: Page) => {
-      await page.$eval(tid('judge-undo'), (el) => el.scrollIntoView({ block: 'center' }));
-      await clickTestId(page, 'judge-undo');
+      const selector = `${tid('judge-undo')}:not([disabled])`;
+      await page.waitForSelector(selector, { visible: true, timeout: 60_000 });
+      await page.$eval(selector, (el) => (el as HTMLElement).click());
     };
     const pressed = (page: Page, url: string, testid: string) =>
       page.$eval(`${tid('result-row')}[data-url="${url}"] ${tid(testid)}`, (b) => b.getAttribute('aria-pressed'));
