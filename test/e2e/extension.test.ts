@@ -450,18 +450,6 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       killGate.open();
 
       expect(await waitForStatus(view, ['done', 'error', 'stopped'], 180_000)).toBe('done');
-      const pages = await storedPages(id);
-      expect(pages.length).toBe(budget);
-      expect(new Set(pages.map((p) => p.url)).size).toBe(budget);
-      expect(await panelPages(view)).toBe(budget);
-      // The results page lists every stored page once.
-      await waitFor(
-        async () =>
-          (await view.$eval(tid('page-count'), (e) => e.textContent ?? '').catch(() => '')).startsWith(`${budget} pages`),
-        'the page count',
-      );
-      expect(Number(await view.$eval(tid('page-count'), (e) => e.getAttribute('data-total')))).toBe(budget);
-
       // Fetched twice: only what was in flight at a kill, and never more than the crawl keeps in flight.
       const requests = pageRequests(slow.requests);
       const perUrl = new Map<string, number>();
@@ -493,6 +481,18 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
         console.log(`[e2e] kills at ${killTimes.map((t) => t - killTimes[0]).join(', ')} ms; ${unexplained.join('; ')}`);
       expect(unexplained, 'fetched again though not in flight at a kill').toEqual([]);
       expect(repeats).toBeLessThanOrEqual(inFlightAtKills.reduce((n, k) => n + k.length, 0));
+      // Stored and listed: every page once.
+      const pages = await storedPages(id);
+      expect(pages.length).toBe(budget);
+      expect(new Set(pages.map((p) => p.url)).size).toBe(budget);
+      expect(await panelPages(view)).toBe(budget);
+      // The results page lists every stored page once.
+      await waitFor(
+        async () =>
+          (await view.$eval(tid('page-count'), (e) => e.textContent ?? '').catch(() => '')).startsWith(`${budget} pages`),
+        'the page count',
+      );
+      expect(Number(await view.$eval(tid('page-count'), (e) => e.getAttribute('data-total')))).toBe(budget);
       await view.close();
     } finally {
       killGate.open();
