@@ -9,7 +9,9 @@
  * - recall-area: the recall curve's area up to the budget (mean of recall after every `step` pages and at the budget);
  * - harvest: mean TF-IDF cosine of the crawled non-seed pages to the topic description (IDF over the corpus);
  * - lexical@k: share of the top-k pages of a BM25 ranking of the corpus against the description that were crawled;
- * - linkage@k: the same for the ranking by distinct topic keywords contained, ties broken by corpus PageRank.
+ * - linkage@k: the same for the ranking by distinct topic keywords contained, ties broken by corpus PageRank;
+ * - recall-reachable: recall of the targets that a path of links from the task's seeds reaches in the corpus (a crawl
+ *   with no budget limit could find no others).
  * Static top-k lists leave out hubs and the task's seeds, so k is always the number of pages still to be found.
  */
 import { tokenize } from '../lib/engine';
@@ -74,7 +76,7 @@ export interface Comparison extends PairedComparison {
 }
 
 /** Measures whose best value is known (and reached when every target is found): the ceiling for {@link maxPairedT}. */
-const METRIC_MAX: Record<string, number> = { recall: 1, 'recall-area': 1 };
+const METRIC_MAX: Record<string, number> = { recall: 1, 'recall-reachable': 1, 'recall-area': 1 };
 
 /** Per-topic static sets, for the JSON (what the coverage metrics compared against). */
 export interface TopicStatics {
@@ -82,6 +84,10 @@ export interface TopicStatics {
   task: TaskId;
   lexical: string[];
   linkage: string[];
+  /** Targets (seeds excluded) that some path of links from the task's seeds reaches in the corpus. */
+  reachable: string[];
+  /** Their share of the targets (seeds excluded). */
+  reachableShare: number;
 }
 
 export interface AnalysisOptions {
@@ -154,6 +160,26 @@ export function staticRankings(
  * of metrics.ts (setRecall, meanOverCrawl), so the numbers are those to the bit.
  */
 type Curve = (pages: CrawledPage[], counts: number[]) => number[];
+
+/** Pages (1 = reached) that some path of corpus links from the seeds reaches, the seeds included. */
+export function reachableFrom(corpus: CorpusIndex, seeds: readonly string[]): Uint8Array {
+  const seen = new Uint8Array(corpus.size);
+  const queue: number[] = [];
+  for (const id of seeds) {
+    const i = corpus.position.get(id);
+    if (i !== undefined && !seen[i]) {
+      seen[i] = 1;
+      queue.push(i);
+    }
+  }
+  for (let q = 0; q < queue.length; q++)
+    for (const j of corpus.outlinks(queue[q]))
+      if (!seen[j]) {
+        seen[j] = 1;
+        queue.push(j);
+      }
+  return seen;
+}
 
 function recallCurve(relevant: string[], seeds: string[]): Curve {
   const seedSet = new Set(seeds);
@@ -253,6 +279,7 @@ export function analyze(
   const statics: TopicStatics[] = [];
   const metricNames = [
     'recall',
+    'recall-reachable',
     'recall-area',
     'harvest',
     ...options.ks.map((k) => `lexical@${k}`),
@@ -284,16 +311,27 @@ export function analyze(
       const exclude = new Set([...hubs, ...seeds]);
       const lexTop = topK(ranks.lexical, maxK, exclude);
       const linkTop = topK(ranks.linkage, maxK, exclude);
-      statics.push({ topic: topic.id, task, lexical: lexTop, linkage: linkTop });
+      const seedSet = new Set(seeds);
+      const reach = reachableFrom(corpus, seeds);
+      const wanted = topic.targets.filter((t) => !seedSet.has(t));
+      const reachable = wanted.filter((t) => reach[corpus.position.get(t) ?? -1] === 1);
+      statics.push({
+        topic: topic.id,
+        task,
+        lexical: lexTop,
+        linkage: linkTop,
+        reachable,
+        reachableShare: wanted.length ? reachable.length / wanted.length : NaN,
+      });
       const fns = new Map<string, Curve>();
       fns.set('recall', recallCurve(topic.targets, seeds));
+      fns.set('recall-reachable', recallCurve(reachable, seeds));
       fns.set('harvest', meanCurve(sim));
       for (const k of options.ks) {
         fns.set(`lexical@${k}`, recallCurve(lexTop.slice(0, k), seeds));
         fns.set(`linkage@${k}`, recallCurve(linkTop.slice(0, k), seeds));
       }
       byTask.set(task, fns);
-      const seedSet = new Set(seeds);
       left.set(task, new Set(topic.targets.filter((t) => !seedSet.has(t))));
     }
     curves.set(topic.id, byTask);

@@ -4,6 +4,7 @@
  */
 import type { Comparison, MetricResult, TimeToTargets, TopicStatics } from './analysis';
 import type { TaskId } from './topics';
+import { meanSe } from './metrics';
 
 export interface LabResults {
   format: 'forager-lab-results/1';
@@ -99,6 +100,14 @@ export function textTable(res: LabResults, metrics?: string[]): string {
       '',
       `${TASK_NAMES[task]} — mean ± standard error over ${res.meta.topics.length} topics (${res.meta.seeds.length} RNG seeds each)`,
     );
+    const shares = res.statics.filter((s) => s.task === task && Number.isFinite(s.reachableShare));
+    if (shares.length) {
+      const share = meanSe(shares.map((s) => s.reachableShare));
+      const whole = shares.filter((s) => s.reachableShare === 1).length;
+      lines.push(
+        `  targets reachable by links from the seeds: ${cellText(share.mean, share.se)} (every target on ${whole} of ${shares.length} topics)`,
+      );
+    }
     for (const metric of metricList) {
       lines.push(`  ${metric}`.padEnd(width + 2) + res.meta.budgets.map((b) => String(b).padStart(15)).join(''));
       for (const label of labels) {

@@ -180,7 +180,36 @@ describe('lab run on a generated web', () => {
     expect(res.meta.corpus.pages).toBe(1 + 12 + 6 + 36 + 1);
     expect(res.meta.corpus.hubs).toBe(1);
     const metrics = new Set(res.results.map((x) => x.metric));
-    expect([...metrics].sort()).toEqual(['harvest', 'lexical@3', 'lexical@5', 'linkage@3', 'linkage@5', 'recall', 'recall-area']);
+    expect([...metrics].sort()).toEqual([
+      'harvest',
+      'lexical@3',
+      'lexical@5',
+      'linkage@3',
+      'linkage@5',
+      'recall',
+      'recall-area',
+      'recall-reachable',
+    ]);
+    // From the solar pages no link leads to the knots pages (knots, Task 2): none of its targets is reachable, and
+    // recall of the reachable targets leaves that topic out; everywhere else it is recall.
+    expect(res.statics.map((s) => [s.topic, s.task, s.reachableShare])).toEqual([
+      ['solar', 1, 1],
+      ['solar', 2, 1],
+      ['knots', 1, 1],
+      ['knots', 2, 0],
+    ]);
+    for (const x of res.results.filter((r) => r.metric === 'recall')) {
+      const reachable = res.results.find(
+        (r) => r.task === x.task && r.strategy === x.strategy && r.metric === 'recall-reachable',
+      )!;
+      for (const [budget, cell] of Object.entries(x.budgets)) {
+        expect(reachable.budgets[budget].perTopic.solar).toBe(cell.perTopic.solar);
+        if (x.task === 1) expect(reachable.budgets[budget].perTopic.knots).toBe(cell.perTopic.knots);
+        else expect(reachable.budgets[budget].perTopic.knots).toBeNull(); // NaN: JSON writes null
+      }
+    }
+    expect(r.stdout).toContain('targets reachable by links from the seeds: 1.000±0.000 (every target on 2 of 2 topics)');
+    expect(r.stdout).toContain('targets reachable by links from the seeds: 0.500±0.500 (every target on 1 of 2 topics)');
     const cell = (task: number, strategy: string, metric: string, budget: number) =>
       res.results.find((x) => x.task === task && x.strategy === strategy && x.metric === metric)!.budgets[String(budget)];
     for (const x of res.results) {

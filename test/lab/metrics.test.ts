@@ -18,7 +18,7 @@ import {
   type RankDoc,
 } from '../../lab/metrics';
 import type { TermVector } from '../../lib/engine/types';
-import { compareStrategies, corpusBm25, type MetricResult, staticRankings } from '../../lab/analysis';
+import { compareStrategies, corpusBm25, type MetricResult, reachableFrom, staticRankings } from '../../lab/analysis';
 import { CorpusIndex, type CorpusDoc } from '../../lab/corpus';
 import { globToRegExp } from '../../lab/sites';
 
@@ -191,6 +191,14 @@ describe('static rankings', () => {
     expect([...corpus.pagerank]).toEqual(pageRank(outlinks));
     expect([...corpus.outlinks(4)]).toEqual([0, 1, 2]);
     expect(corpus.inlinks().map((x) => [...x])).toEqual([[2, 4], [0, 4], [0, 1, 4], [], []]);
+  });
+
+  it('reachable pages: every page some path of links from the seeds leads to, the seeds included', () => {
+    const outlinks = [[1], [2], [0], [4], [], [5, 0]];
+    const corpus = CorpusIndex.fromDocs(outlinks.map((l, i) => doc(`s/${i}.html`, { x: 1 }, l)));
+    expect([...reachableFrom(corpus, ['s/1.html'])]).toEqual([1, 1, 1, 0, 0, 0]);
+    expect([...reachableFrom(corpus, ['s/3.html', 's/5.html', 'gone/x.html'])]).toEqual([1, 1, 1, 1, 1, 1]);
+    expect([...reachableFrom(corpus, [])]).toEqual([0, 0, 0, 0, 0, 0]);
   });
 });
 
