@@ -158,13 +158,14 @@ export class CachingEvaluator implements Evaluator {
 }
 
 /**
- * Memory a reading holds per byte of the page (decoded text, tokens and their offsets, runs, links, term vector),
- * and per page: measured on DocWeb-L pages (bench/evaluate-split.ts --memory).
+ * Memory a reading holds per byte of the page (visible text, tokens and their offsets, runs, links, term vector),
+ * and per page: measured on DocWeb-L pages (`node --expose-gc --import tsx bench/evaluate-split.ts --memory`: 56, 86,
+ * 171 and 425 KB for bodies of 5, 13, 31 and 81 KB; 160 KB for the average body of 28 KB).
  */
-const READING_BYTES_PER_BODY_BYTE = 6;
-const READING_BYTES_FIXED = 20_000;
-/** Readings kept per thread: 1.5 GB (estimated) */
-export const DEFAULT_READING_CACHE_BYTES = 1.5 * 2 ** 30;
+const READING_BYTES_PER_BODY_BYTE = 5;
+const READING_BYTES_FIXED = 24_000;
+/** Readings kept per thread: 2 GB (estimated), about 12,000 DocWeb-L pages. */
+export const DEFAULT_READING_CACHE_BYTES = 2 * 2 ** 30;
 
 /** One crawl to run. */
 export interface CrawlJob {
