@@ -85,9 +85,11 @@ export class BestNFirst extends FrontierStrategy {
     let candidates: string[] | undefined;
     let only: string | undefined;
     let oldest = -1;
-    // Rounds join in order, so the map holds them oldest first.
-    for (const [url, member] of this.round) {
+    // Rounds join in order, so the map holds them oldest first. (Its values only: a [key, value] pair per member
+    // asked was most of a BFS16 crawl's garbage.)
+    for (const member of this.round.values()) {
       if (oldest >= 0 && member.round !== oldest) break;
+      const url = member.entry.url;
       // Evicted since it joined the round: it is gone for good.
       if (!this.frontier.has(url)) this.round.delete(url);
       else if (ready(url)) {
