@@ -13,7 +13,12 @@
  * and prints the cost of a reading (decode, parse, tokens, links) and of one topic's scoring of it (medians).
  * Exits 1 on any difference.
  *
+ * With `--memory` (run with node --expose-gc) it measures instead what a reading holds in memory once scored for a
+ * topic (heap growth over the sample's readings, kept, bodies cut at the fetcher's 100 KB), by body size: the lab's
+ * cache of readings estimates their bytes from it (lab/run.ts READING_BYTES_PER_BODY_BYTE).
+ *
  * Run: npx tsx bench/evaluate-split.ts [--corpus docweb-l] [--cache DIR] [--every 20] [--topics 4] [--baseline DIR]
+ *      node --expose-gc --import tsx bench/evaluate-split.ts --memory [--every 25]
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -94,6 +99,10 @@ async function main(): Promise<void> {
   const ids: string[] = [];
   for (const s of sites) for (const p of pagePaths(listFiles(s.dir))) ids.push(`${s.name}/${p}`);
   const sample = ids.filter((_, i) => i % every === 0);
+  if (process.argv.includes('--memory')) {
+    measureMemory(web, sample, prepared[0]);
+    return;
+  }
   let checked = 0;
   let pages = 0;
   let differ = 0;
@@ -155,6 +164,46 @@ async function main(): Promise<void> {
   for (const e of examples) console.log(`  ${e}`);
   await web.close();
   if (differ || differBase) process.exit(1);
+}
+
+/** Heap held per reading (scored for one topic), by body size; see the module comment. */
+function measureMemory(web: ReturnType<typeof simulatedWeb>, sample: string[], topic: ReturnType<typeof prepareTopic>): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('--memory needs node --expose-gc');
+  const inputs = sample.flatMap((id) => {
+    const slash = id.indexOf('/');
+    const served = web.render(id.slice(0, slash), `/${id.slice(slash + 1)}`);
+    if (served.status !== 200 || !/html/.test(served.contentType)) return [];
+    return [{ url: web.urlFor(id), body: new Uint8Array(served.body.subarray(0, 100 * 1024)), contentType: served.contentType }];
+  });
+  const bands: [number, number][] = [
+    [0, 8_000],
+    [8_000, 20_000],
+    [20_000, 50_000],
+    [50_000, Number.POSITIVE_INFINITY],
+  ];
+  let kept: unknown[] = [];
+  for (const [lo, hi] of [[0, Number.POSITIVE_INFINITY] as [number, number], ...bands]) {
+    const band = inputs.filter((x) => x.body.length >= lo && x.body.length < hi);
+    if (band.length === 0) continue;
+    kept = [];
+    gc();
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    kept = band.map((input) => {
+      const reading = readPage(input);
+      evaluateReading(reading, topic);
+      return reading;
+    });
+    gc();
+    gc();
+    const held = (process.memoryUsage().heapUsed - before) / kept.length;
+    const body = band.reduce((sum, x) => sum + x.body.length, 0) / band.length;
+    console.log(
+      `bodies ${lo}-${hi === Number.POSITIVE_INFINITY ? '' : hi} bytes: ${kept.length} readings, body ${(body / 1024).toFixed(1)} KB, ` +
+        `${(held / 1024).toFixed(1)} KB held per reading (${(held / body).toFixed(2)} per body byte)`,
+    );
+  }
 }
 
 main().catch((err: unknown) => {

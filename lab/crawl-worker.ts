@@ -1,6 +1,6 @@
 /**
- * A worker thread that runs lab crawls (see ./workers.ts): it receives CrawlTasks, runs them with its own
- * per-topic evaluation caches, and posts back CrawlOutcomes.
+ * A worker thread that runs lab crawls (see ./workers.ts): it receives CrawlTasks, runs them with its own cache of
+ * page readings (every topic's crawls share it), and posts back CrawlOutcomes.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { simulatedWeb } from './docweb/server';
@@ -11,9 +11,15 @@ if (!parentPort) throw new Error('crawl-worker.ts must run in a worker thread');
 const port = parentPort;
 // One cache of page readings for every crawl of this thread, whatever its topic.
 const evaluator = new CachingEvaluator();
+/** Bytes of rewritten files this thread's web keeps behind the answers kept as sent. */
+const WORKER_WEB_CACHE_BYTES = 32 * 2 ** 20;
 // Crawls on the simulated network are served from this thread's own copy of the sites (same origins, same bytes).
+// The answers they are sent are kept in front of the web (lab/simnet.ts SentAnswers): its own cache of rewritten
+// files can be small.
 const webData = (workerData as { web?: { sites: SiteConfig[]; redirectStubs: boolean } } | null)?.web;
-const web = webData ? simulatedWeb({ sites: webData.sites, redirectStubs: webData.redirectStubs }) : undefined;
+const web = webData
+  ? simulatedWeb({ sites: webData.sites, redirectStubs: webData.redirectStubs, cacheBytes: WORKER_WEB_CACHE_BYTES })
+  : undefined;
 
 port.on('message', (msg: { type: 'run'; task: CrawlTask }) => {
   if (msg.type !== 'run') return;

@@ -22,7 +22,7 @@ import type { EvaluationInput, Evaluator, PageEvaluation, PageReading, PageResul
 import type { UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { networkModel, SimulatedNetwork } from './network';
-import { driveOnClock, simulatedFetch } from './simnet';
+import { driveOnClock, SentAnswers, simulatedFetch } from './simnet';
 import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
@@ -158,13 +158,14 @@ export class CachingEvaluator implements Evaluator {
 }
 
 /**
- * Memory a reading holds per byte of the page (decoded text, tokens and their offsets, runs, links, term vector),
- * and per page: measured on DocWeb-L pages (bench/evaluate-split.ts --memory).
+ * Memory a reading holds per byte of the page (visible text, tokens and their offsets, runs, links, term vector),
+ * and per page: measured on DocWeb-L pages (`node --expose-gc --import tsx bench/evaluate-split.ts --memory`: 56, 86,
+ * 171 and 425 KB for bodies of 5, 13, 31 and 81 KB; 160 KB for the average body of 28 KB).
  */
-const READING_BYTES_PER_BODY_BYTE = 6;
-const READING_BYTES_FIXED = 20_000;
-/** Readings kept per thread: 1.5 GB (estimated) */
-export const DEFAULT_READING_CACHE_BYTES = 1.5 * 2 ** 30;
+const READING_BYTES_PER_BODY_BYTE = 5;
+const READING_BYTES_FIXED = 24_000;
+/** Readings kept per thread: 2 GB (estimated), about 12,000 DocWeb-L pages. */
+export const DEFAULT_READING_CACHE_BYTES = 2 * 2 ** 30;
 
 /** One crawl to run. */
 export interface CrawlJob {
@@ -422,6 +423,16 @@ export function simulatedUser(crawl: ReturnType<typeof createCrawl>, user: Simul
   return { onPage };
 }
 
+/** Per web and body cap, the answers the simulated network sent, for every crawl of this thread (lab/simnet.ts). */
+const answersByWeb = new WeakMap<LocalWeb, Map<number, SentAnswers>>();
+function sentAnswers(web: LocalWeb, maxBytes: number): SentAnswers {
+  let byCap = answersByWeb.get(web);
+  if (!byCap) answersByWeb.set(web, (byCap = new Map()));
+  let answers = byCap.get(maxBytes);
+  if (!answers) byCap.set(maxBytes, (answers = new SentAnswers(web, maxBytes)));
+  return answers;
+}
+
 /** One crawl on the simulated network: virtual clock, in-memory fetch with the network's latencies, the engine's loop. */
 async function runSimulatedCrawl(
   task: CrawlTask,
@@ -433,7 +444,14 @@ async function runSimulatedCrawl(
   const clock = new VirtualClock();
   const network = new SimulatedNetwork(networkModel(setting.model), setting.seed, Object.keys(web.origins));
   const maxBytes = task.maxBytes ?? ENGINE_MAX_BYTES;
-  const fetch = simulatedFetch({ web, network, clock, maxBytes, giveUpMs: ENGINE_TIMEOUT_MS + 1000 });
+  const fetch = simulatedFetch({
+    web,
+    network,
+    clock,
+    maxBytes,
+    giveUpMs: ENGINE_TIMEOUT_MS + 1000,
+    answers: sentAnswers(web, maxBytes),
+  });
   const fetcher = createFetcher({
     fetch,
     clock,
@@ -525,13 +543,15 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
         `(elapsed ${elapsed.toFixed(0)} s, eta ${eta.toFixed(0)} s)`,
     );
   };
-  const queue = new JobQueue(tasks);
   const parallel = Math.max(1, options.parallel ?? 4);
   const workers = Math.max(0, options.workers ?? 0);
+  const topicSites = new Map(options.jobs.map((job) => [job.topic.id, sitesOfTopic(job.topic)]));
+  // One reading cache per worker thread (in this thread: one for every lane).
+  const queue = new JobQueue(tasks, Math.max(1, workers), topicSites);
   if (workers === 0) {
     const evaluator = new CachingEvaluator();
     const lane = async () => {
-      for (let t = queue.take(new Set()); t; t = queue.take(new Set())) {
+      for (let t = queue.take(0); t; t = queue.take(0)) {
         if (options.signal?.aborted) return;
         onOutcome(await runCrawlTask(t, evaluator, options.signal, web));
       }
@@ -631,19 +651,136 @@ export function labTopic(job: CrawlJob, resultsPage: string[]): Topic {
   return topic;
 }
 
-/** Jobs waiting to run; `take` prefers a topic the caller already has cached, then the topic with most jobs left. */
+/**
+ * Jobs waiting to run, handed to `lanes` readers (worker threads, each with its own cache of page readings). The
+ * crawls of one topic read mostly the same pages (the 11 strategies of a DocWeb-L topic visit 5,000-8,000 distinct
+ * pages in 22,000 page visits, and its two tasks share most of them), and topics on the same sites share many. So a
+ * lane takes every job of a topic before it starts another; topics follow a chain that puts topics on the same sites
+ * next to each other ({@link topicChain}); the chain is cut into one stretch per lane, of about equal jobs, and each
+ * lane walks its own stretch, so its cache serves topic after topic and no two lanes read the same topic's pages. A
+ * lane done with its stretch takes the last topic of the stretch with the most jobs left, and once no topic is left
+ * to start, helps with the topic in progress that has the most jobs left.
+ */
 export class JobQueue {
-  private readonly pending: CrawlTask[];
-  constructor(tasks: CrawlTask[]) {
-    this.pending = [...tasks];
+  /** Per topic, its jobs not handed out yet, in the order given. */
+  private readonly byTopic = new Map<string, CrawlTask[]>();
+  /** Per lane, the topics of its stretch not started yet, next first. */
+  private readonly stretches: string[][];
+  /** Per lane, the topic it works on. */
+  private readonly current: (string | undefined)[];
+  private left: number;
+
+  /**
+   * @param lanes readers that take jobs (`take(lane)`, lane in [0, lanes)).
+   * @param topicSites per topic, its pages per site (targets and seeds): topics are chained by it; without it,
+   *   topics keep the order of `tasks`.
+   */
+  constructor(tasks: CrawlTask[], lanes = 1, topicSites?: ReadonlyMap<string, ReadonlyMap<string, number>>) {
+    for (const t of tasks) {
+      const list = this.byTopic.get(t.topicId);
+      if (list) list.push(t);
+      else this.byTopic.set(t.topicId, [t]);
+    }
+    this.left = tasks.length;
+    const order = topicSites ? topicChain([...this.byTopic.keys()], topicSites) : [...this.byTopic.keys()];
+    const n = Math.max(1, Math.floor(lanes));
+    this.stretches = Array.from({ length: n }, () => []);
+    this.current = new Array(n).fill(undefined);
+    // Contiguous stretches of about tasks.length / n jobs each.
+    let done = 0;
+    for (const topic of order) {
+      const lane = Math.min(n - 1, Math.floor((done * n) / Math.max(1, tasks.length)));
+      this.stretches[lane].push(topic);
+      done += this.byTopic.get(topic)!.length;
+    }
   }
+
+  /** Jobs not handed out yet. */
   get size(): number {
-    return this.pending.length;
+    return this.left;
   }
-  take(preferTopics: Set<string>): CrawlTask | undefined {
-    if (this.pending.length === 0) return undefined;
-    let i = this.pending.findIndex((t) => preferTopics.has(t.topicId));
-    if (i < 0) i = 0;
-    return this.pending.splice(i, 1)[0];
+
+  /** The next job for `lane`, or undefined when every job was handed out. */
+  take(lane = 0): CrawlTask | undefined {
+    if (this.left === 0) return undefined;
+    const l = Math.max(0, Math.min(this.stretches.length - 1, Math.floor(lane)));
+    let topic = this.current[l];
+    if (topic === undefined || this.byTopic.get(topic)!.length === 0) {
+      topic = this.nextTopic(l);
+      this.current[l] = topic;
+    }
+    if (topic === undefined) return undefined;
+    this.left--;
+    return this.byTopic.get(topic)!.shift();
   }
+
+  /** The topic `lane` goes on with: its stretch's next, else another stretch's last, else another lane's topic. */
+  private nextTopic(lane: number): string | undefined {
+    const own = this.stretches[lane];
+    if (own.length > 0) return own.shift();
+    let victim = -1;
+    let most = 0;
+    for (let i = 0; i < this.stretches.length; i++) {
+      const jobs = this.stretches[i].reduce((sum, t) => sum + this.byTopic.get(t)!.length, 0);
+      if (jobs > most) {
+        most = jobs;
+        victim = i;
+      }
+    }
+    if (victim >= 0) return this.stretches[victim].pop();
+    let busiest: string | undefined;
+    most = 0;
+    for (const t of this.current) {
+      const jobs = t === undefined ? 0 : this.byTopic.get(t)!.length;
+      if (jobs > most) {
+        most = jobs;
+        busiest = t;
+      }
+    }
+    return busiest;
+  }
+}
+
+/**
+ * Topics in an order that puts topics on the same sites next to each other: a greedy chain from the first topic,
+ * each next topic the one left whose pages per site are closest (cosine) to the last one's, ties in the order given.
+ */
+export function topicChain(topics: string[], sites: ReadonlyMap<string, ReadonlyMap<string, number>>): string[] {
+  const norm = (m: ReadonlyMap<string, number> | undefined) => Math.sqrt([...(m?.values() ?? [])].reduce((s, x) => s + x * x, 0));
+  const cosine = (a: string, b: string): number => {
+    const x = sites.get(a);
+    const y = sites.get(b);
+    if (!x || !y) return 0;
+    let dot = 0;
+    for (const [site, c] of x) dot += c * (y.get(site) ?? 0);
+    const d = norm(x) * norm(y);
+    return d > 0 ? dot / d : 0;
+  };
+  const rest = [...topics];
+  const out: string[] = [];
+  let last = rest.shift();
+  while (last !== undefined) {
+    out.push(last);
+    let best = -1;
+    let bestSim = -1;
+    for (let i = 0; i < rest.length; i++) {
+      const sim = cosine(last, rest[i]);
+      if (sim > bestSim) {
+        bestSim = sim;
+        best = i;
+      }
+    }
+    last = best >= 0 ? rest.splice(best, 1)[0] : undefined;
+  }
+  return out;
+}
+
+/** A topic's pages per site: its targets and both tasks' seeds (page ids are `SITE/PATH`). */
+export function sitesOfTopic(topic: LabTopic): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const id of [...topic.targets, ...topic.examples, ...topic.neighbors]) {
+    const site = id.slice(0, id.indexOf('/'));
+    out.set(site, (out.get(site) ?? 0) + 1);
+  }
+  return out;
 }

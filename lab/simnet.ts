@@ -26,6 +26,11 @@ export interface SimulatedRequest {
 
 export interface SimulatedFetchOptions {
   web: Pick<LocalWeb, 'origins' | 'portal' | 'respond'>;
+  /**
+   * The web's answers kept as sent, shared by the crawls of a thread (see {@link SentAnswers}); its `maxBytes` must
+   * be this fetch's. Without it, every request asks `web.respond`.
+   */
+  answers?: SentAnswers;
   network: SimulatedNetwork;
   clock: Clock;
   /** The fetcher's body cap: a body is transferred up to this many bytes (the fetcher stops reading there). */
@@ -39,6 +44,72 @@ export interface SimulatedFetchOptions {
   giveUpMs?: number;
 }
 
+/** What the simulated network sends of one answer: at most the first `maxBytes` + 1 bytes of its body. */
+export interface SentAnswer {
+  status: number;
+  contentType: string;
+  location?: string;
+  /** The whole body's length (Content-Length). */
+  length: number;
+  /** The body's first `maxBytes` + 1 bytes (or all of it). */
+  bytes: Uint8Array;
+}
+
+/**
+ * A web's answers as the simulated network sends them, by URL, kept up to `capacityBytes` bytes (least recently used
+ * dropped first). The network never sends more than the fetcher's cap (`maxBytes`) and one byte more (so the fetcher
+ * sees the cut), so a long page is kept as that much: the crawls of a thread meet the same pages again and again
+ * (the 11 strategies of a DocWeb-L topic 5,000-8,000 pages, 250-370 MB of whole files, three times each), and
+ * rendering a page again (reading, unzipping and rewriting its file) costs more than keeping what is sent.
+ */
+export class SentAnswers {
+  private readonly map = new Map<string, SentAnswer>();
+  private bytes = 0;
+
+  constructor(
+    private readonly web: Pick<LocalWeb, 'respond'>,
+    readonly maxBytes: number,
+    private readonly capacityBytes = DEFAULT_SENT_ANSWERS_BYTES,
+  ) {}
+
+  /** The answer to a GET of `url` (an absolute URL as `URL.href` writes it). */
+  get(url: string): SentAnswer {
+    let answer = this.map.get(url);
+    if (answer !== undefined) {
+      this.map.delete(url); // most recently used last
+      this.map.set(url, answer);
+      return answer;
+    }
+    const served = this.web.respond(url);
+    const body = served.body;
+    // A long body is copied, so its whole file is not held through a view of it.
+    const bytes = body.length > this.maxBytes + 1 ? Buffer.from(body.subarray(0, this.maxBytes + 1)) : body;
+    answer = {
+      status: served.status,
+      contentType: served.contentType,
+      ...(served.location !== undefined ? { location: served.location } : {}),
+      length: body.length,
+      bytes,
+    };
+    this.map.set(url, answer);
+    this.bytes += bytes.byteLength;
+    for (const [key, old] of this.map) {
+      if (this.bytes <= this.capacityBytes || key === url) break;
+      this.map.delete(key);
+      this.bytes -= old.bytes.byteLength;
+    }
+    return answer;
+  }
+
+  /** Answers kept. */
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/** Bytes of answers a thread keeps by default: most of a run's working set (DocWeb-L capped: 1.24 GB in all). */
+export const DEFAULT_SENT_ANSWERS_BYTES = 512 * 2 ** 20;
+
 function abortError(signal?: AbortSignal | null): unknown {
   return signal?.reason ?? new DOMException('This operation was aborted', 'AbortError');
 }
@@ -50,7 +121,8 @@ function abortError(signal?: AbortSignal | null): unknown {
  * transfer time of its first `maxBytes` bytes.
  */
 export function simulatedFetch(options: SimulatedFetchOptions): typeof fetch {
-  const { web, network, clock, maxBytes, log } = options;
+  const { web, network, clock, maxBytes, log, answers } = options;
+  if (answers && answers.maxBytes !== maxBytes) throw new Error(`answers kept for ${answers.maxBytes} bytes, not ${maxBytes}`);
   const giveUpMs = options.giveUpMs ?? 60_000;
   const siteByOrigin = new Map(Object.entries(web.origins).map(([site, origin]) => [origin, site]));
   const portalSite = '(portal)';
@@ -93,29 +165,28 @@ export function simulatedFetch(options: SimulatedFetchOptions): typeof fetch {
       timer = clock.setTimer(() => {
         signal?.removeEventListener('abort', onAbort);
         record.answeredAt = clock.now();
-        const served =
-          fate.kind === 'server-error'
-            ? {
-                status: fate.status,
-                contentType: 'text/html',
-                body: Buffer.from(`<!DOCTYPE html><title>${fate.status}</title>\n`),
-              }
-            : web.respond(url.href);
-        record.status = served.status;
-        const bytes = served.body.subarray(0, maxBytes + 1);
-        const transferMs = site === portalSite ? 0 : network.transferMs(site, Math.min(served.body.length, maxBytes));
-        resolve(
-          simulatedResponse(
-            served.status,
-            served.contentType,
-            served.body.length,
-            served.location,
-            bytes,
-            transferMs,
-            clock,
-            signal,
-          ),
-        );
+        let status: number;
+        let contentType: string;
+        let length: number;
+        let location: string | undefined;
+        let bytes: Uint8Array;
+        if (fate.kind === 'server-error') {
+          status = fate.status;
+          contentType = 'text/html';
+          bytes = Buffer.from(`<!DOCTYPE html><title>${fate.status}</title>\n`);
+          length = bytes.length;
+        } else if (answers) {
+          const a = answers.get(url.href);
+          ({ status, contentType, length, location, bytes } = a);
+        } else {
+          const served = web.respond(url.href);
+          ({ status, contentType, location } = served);
+          length = served.body.length;
+          bytes = served.body.subarray(0, maxBytes + 1);
+        }
+        record.status = status;
+        const transferMs = site === portalSite ? 0 : network.transferMs(site, Math.min(length, maxBytes));
+        resolve(simulatedResponse(status, contentType, length, location, bytes, transferMs, clock, signal));
       }, fate.latencyMs);
     });
   };

@@ -1,7 +1,8 @@
 /**
  * Spreads the lab's work over worker threads so it uses every core: crawls (the server and the bookkeeping stay in the
- * main thread, each worker runs `parallel` crawls at a time; workers are handed jobs of topics they have already
- * evaluated pages for, so their evaluation caches stay useful) and the corpus index's page evaluations.
+ * main thread, each worker runs `parallel` crawls at a time; each worker takes whole topics from its own stretch of
+ * a chain of topics on the same sites (JobQueue in ./run.ts), so its cache of page readings serves topic after topic)
+ * and the corpus index's page evaluations.
  */
 import { Worker } from 'node:worker_threads';
 import type { Candidate, EvaluatedCandidate } from './corpus';
@@ -80,14 +81,13 @@ export async function runInWorkers(
       for (let w = 0; w < count; w++) {
         const worker = tsWorker('./crawl-worker.ts', web ? { web } : {});
         workers.push(worker);
-        const topics = new Set<string>();
+        const lane = w;
         const feed = () => {
-          const task = queue.take(topics);
+          const task = queue.take(lane);
           if (!task) {
             if (running === 0 && queue.size === 0) resolve();
             return;
           }
-          topics.add(task.topicId);
           running++;
           worker.postMessage({ type: 'run', task });
         };

@@ -42,6 +42,7 @@ import type {
   PageEvaluation,
   PageFetcher,
   PageResult,
+  ReadyGate,
   RefusedLinks,
   SkipRecord,
   Strategy,
@@ -58,6 +59,10 @@ const REFUSED_EXAMPLES = 3;
 const REFUSED_EXAMPLE_CHARS = 300;
 /** Outlink verdicts of the URL rules remembered per crawl (then it starts over): pages of a site share most links. */
 const URL_CHECKS_KEPT = 100_000;
+/** Site gates of queued URLs remembered per crawl (then it starts over). */
+const URL_GATES_KEPT = 100_000;
+/** The gate of a URL fetched already: ready (it is dropped when handed out). */
+const FETCHED_GATE: ReadyGate = { ready: () => true };
 
 export interface CrawlOptions {
   topic: Topic;
@@ -180,6 +185,8 @@ class CrawlRun implements Crawl {
   private readonly seeds: string[];
   private readonly seedSet: Set<string>;
   private readonly fetched = new Set<string>();
+  /** URL -> the fetcher's gate of its site, or FETCHED_GATE (see {@link ready}); without fetcher gates, unused. */
+  private readonly gates = new Map<string, ReadyGate>();
   /** Seeds refused by the URL rules: emitted as skips when the crawl starts. */
   private readonly seedSkips: SkipRecord[] = [];
   /** URLs taken from the strategy and not booked yet, in the order they were taken (started or still to start). */
@@ -207,8 +214,22 @@ class CrawlRun implements Crawl {
   constructor(private readonly options: CrawlOptions) {
     this.fetcher = options.fetcher;
     const fetched = this.fetched;
+    const gateOf = options.fetcher.gate?.bind(options.fetcher);
     const isReady = options.fetcher.isReady?.bind(options.fetcher);
-    this.ready = isReady ? (url) => fetched.has(url) || isReady(url) : () => true;
+    if (gateOf) {
+      // One lookup per URL asked: its site's gate (which keeps its answer until the fetcher's state or the time
+      // changes), or the always-ready gate of a fetched URL (markFetched drops a URL's entry).
+      const gates = this.gates;
+      this.ready = (url) => {
+        let gate = gates.get(url);
+        if (gate === undefined) {
+          gate = fetched.has(url) ? FETCHED_GATE : gateOf(url);
+          if (gates.size >= URL_GATES_KEPT) gates.clear();
+          gates.set(url, gate);
+        }
+        return gate.ready();
+      };
+    } else this.ready = isReady ? (url) => fetched.has(url) || isReady(url) : () => true;
     this.clock = options.fetcher.clock ?? realClock;
     this.policy = options.fetcher.urlPolicy ?? {};
     this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
@@ -475,6 +496,11 @@ class CrawlRun implements Crawl {
   /** Whether a URL may be handed out now: its site may be contacted (or it was fetched already and will be dropped). */
   private readonly ready: (url: string) => boolean;
 
+  private markFetched(url: string): void {
+    this.fetched.add(url);
+    this.gates.delete(url);
+  }
+
   /** Starts fetches while slots are free, the budget allows and a ready URL is queued. */
   private fill(signal?: AbortSignal): void {
     while (
@@ -533,7 +559,7 @@ class CrawlRun implements Crawl {
         // Two URLs that redirect to one page: the page counts once.
         outcome = { kind: 'skip', reason: 'redirect', detail: `redirects to ${outcome.page.url}, already fetched` };
       }
-      this.fetched.add(url);
+      this.markFetched(url);
       if (outcome.kind === 'not-modified') {
         // Unchanged since the last fetch: nothing new to learn, and its links are the ones it had. The strategy
         // releases the URL as it does a failure's (it will not be fetched again).
@@ -555,7 +581,7 @@ class CrawlRun implements Crawl {
         return { type: 'skip', skip, stats: this.stats() };
       }
       const { page, evaluation } = outcome;
-      this.fetched.add(page.url);
+      this.markFetched(page.url);
       if (page.profile) this.profiles.set(page.url, page.profile.terms);
       this.pagesEvaluated++;
       this.scoreSum += page.score;

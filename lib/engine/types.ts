@@ -297,6 +297,11 @@ export interface FetchNotModified {
 
 export type FetchOutcome = FetchSuccess | FetchNotModified | FetchFailure;
 
+/** Whether fetch() would send a request to one site now (see {@link PageFetcher.gate}). */
+export interface ReadyGate {
+  ready(): boolean;
+}
+
 /**
  * Fetches one URL politely (robots, per-site pause and limit, requests in flight) and never throws; tells the crawl
  * loop which sites may be contacted now, so that the loop starts only fetches that go out at once.
@@ -316,6 +321,12 @@ export interface PageFetcher {
    * per-site limit). Absent: every URL is always ready.
    */
   isReady?(url: string): boolean;
+  /**
+   * The readiness of `url`'s site, as one object for all the URLs of a site: `gate(url).ready()` is `isReady(url)`,
+   * now and later. The crawl loop asks for every queued URL its strategy walks past, and keeps each URL's gate.
+   * Absent: the loop asks isReady.
+   */
+  gate?(url: string): ReadyGate;
   /** When a site that is resting now becomes ready (on `clock`, ms), or undefined when none rests. */
   nextReadyAt?(): number | undefined;
   /** The clock its timeouts and pauses run on; the crawl runs on the same one. Absent: the real clock. */

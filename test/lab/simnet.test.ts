@@ -11,7 +11,7 @@ import { createCrawl, createFetcher, VirtualClock } from '../../lib/engine';
 import { simulatedWeb } from '../../lab/docweb/server';
 import { networkModel, SimulatedNetwork } from '../../lab/network';
 import { CachingEvaluator, type CrawlTask, LAB_URL_POLICY, runCrawlTask } from '../../lab/run';
-import { driveOnClock, type SimulatedRequest, simulatedFetch } from '../../lab/simnet';
+import { driveOnClock, SentAnswers, type SimulatedRequest, simulatedFetch } from '../../lab/simnet';
 import { loadSitesDir } from '../../lab/sites';
 
 const SITES = ['alpha', 'beta', 'gamma', 'delta'];
@@ -104,6 +104,62 @@ describe('crawls on the simulated network', () => {
     // The pages were read once for every topic: the later crawls added readings only for pages not met before.
     expect(warm.size).toBeLessThanOrEqual(SITES.length * PAGES + 1);
     expect(readings).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('give the same crawl with the answers kept as sent (long pages cut at the cap) as with every page rendered again', async () => {
+    // A cap below most pages' length (they grow by 200 bytes a page), so most answers are kept cut.
+    const maxBytes = 2000;
+    const crawlWith = async (answers?: SentAnswers) => {
+      const clock = new VirtualClock();
+      const network = new SimulatedNetwork(networkModel('wan'), 1, Object.keys(web.origins));
+      const log: SimulatedRequest[] = [];
+      const fetch = simulatedFetch({ web, network, clock, maxBytes, log, ...(answers ? { answers } : {}) });
+      const fetcher = createFetcher({
+        fetch,
+        clock,
+        politenessDelayMs: 1000,
+        maxInFlight: 4,
+        respectRobots: false,
+        urlPolicy: LAB_URL_POLICY,
+        maxBytes,
+      });
+      const crawl = createCrawl({
+        topic: { keywords: 'solar panels' },
+        seeds: [web.urlFor('alpha/p0.html'), web.urlFor('gamma/p3.html')],
+        strategy: { name: 'best-n-first', params: { n: 2 } },
+        limits: { maxPages: 70 },
+        fetcher,
+      });
+      const pages: [string, number, number][] = [];
+      const consume = async () => {
+        for await (const ev of crawl.events()) if (ev.type === 'page') pages.push([ev.page.url, ev.page.score, clock.now()]);
+      };
+      await driveOnClock(clock, consume());
+      fetcher.close();
+      return { pages, log, stats: fetcher.stats() };
+    };
+    const plain = await crawlWith();
+    // Room for a few answers only: kept ones are dropped and asked again.
+    const answers = new SentAnswers(web, maxBytes, 5 * (maxBytes + 1));
+    const first = await crawlWith(answers);
+    const again = await crawlWith(answers);
+    expect(plain.pages).toHaveLength(70);
+    for (const run of [first, again]) {
+      expect(run.pages).toEqual(plain.pages);
+      expect(run.log).toEqual(plain.log);
+      expect(run.stats).toEqual(plain.stats);
+    }
+    expect(answers.size).toBeGreaterThan(0);
+    expect(answers.size).toBeLessThanOrEqual(5);
+    expect(() =>
+      simulatedFetch({
+        web,
+        network: new SimulatedNetwork(networkModel('wan'), 1, []),
+        clock: new VirtualClock(),
+        maxBytes: 99,
+        answers,
+      }),
+    ).toThrow(/99/);
   }, 60_000);
 
   it("run the engine's loop and fetcher on the VirtualClock: one request at a time per site, a second apart at least", async () => {

@@ -403,6 +403,13 @@ describe('PriorityFrontier rules', () => {
       const rare = (url: string) => url.endsWith('99');
       expect(big.best(n, rare)).toEqual(ranked.filter((x) => rare(x.url)).slice(0, n));
     }
+    // ranked(accept): every accepted entry, best first, as best(n) gives for an n beyond the size.
+    for (const site of [0, 4, 8]) {
+      const only = (url: string) => url.startsWith(`https://s${site}.`) && !url.endsWith('0');
+      expect(big.ranked(only)).toEqual(big.best(big.size + 1, only));
+    }
+    expect(big.ranked(() => true)).toEqual(ranked);
+    expect(big.ranked(() => false)).toEqual([]);
     expect(big.entries()).toEqual(ranked);
     const rng = new Rng(3);
     const counts = new Map<string, number>();

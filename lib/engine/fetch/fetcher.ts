@@ -20,7 +20,16 @@
  * Time (timeouts, pauses, Retry-After) runs on the injected {@link Clock}.
  */
 import { type Clock, realClock } from '../clock';
-import type { FetchFailure, FetchNotModified, FetchOutcome, FetchSuccess, PageFetcher, SkipReason, Validators } from '../types';
+import type {
+  FetchFailure,
+  FetchNotModified,
+  FetchOutcome,
+  FetchSuccess,
+  PageFetcher,
+  ReadyGate,
+  SkipReason,
+  Validators,
+} from '../types';
 import { RobotsCache, type RobotsVerdict } from './robots';
 import { checkUrl, type UrlPolicy } from '../url/rules';
 import { canonicalizeUrl, originOf } from '../url/canonical';
@@ -45,8 +54,53 @@ import {
 } from './http';
 import { PolitenessScheduler, type Lease, type SlowSiteRule } from './scheduler';
 
-/** URLs whose origin the fetcher remembers for isReady (then it starts over). */
+/** URLs whose site gate the fetcher remembers for isReady (then it starts over). */
 const MAX_ORIGINS_KEPT = 50_000;
+
+/** What a fetcher's site gates read: its scheduler, clock and the sites it leaves alone. */
+interface GateContext {
+  readonly scheduler: PolitenessScheduler;
+  readonly clock: Clock;
+  readonly leftAlone: Map<string, string>;
+  /** Bumped whenever a site is left alone. */
+  leftAloneVersion: number;
+}
+
+/**
+ * One site's (origin's) readiness, shared by all its URLs: the crawl asks it for every queued URL its strategy walks
+ * past, most of them on sites that are busy or resting, many times between two changes. The answer is kept until
+ * the scheduler changes or the clock moves.
+ */
+class SiteGate implements ReadyGate {
+  private version = -1;
+  private leftAloneVersion = -1;
+  private at = Number.NaN;
+  private answer = false;
+
+  constructor(
+    private readonly ctx: GateContext,
+    /** Undefined for a URL without an origin: it fails at once without a request, so it is always ready. */
+    readonly origin: string | undefined,
+  ) {}
+
+  ready(): boolean {
+    const origin = this.origin;
+    if (origin === undefined) return true;
+    const ctx = this.ctx;
+    const scheduler = ctx.scheduler;
+    const now = ctx.clock.now();
+    if (this.version === scheduler.version && this.at === now && this.leftAloneVersion === ctx.leftAloneVersion) {
+      return this.answer;
+    }
+    // A site left alone fails its URLs at once without a request: always ready.
+    const answer = (ctx.leftAlone.size > 0 && ctx.leftAlone.has(origin)) || scheduler.isReady(origin);
+    this.version = scheduler.version;
+    this.leftAloneVersion = ctx.leftAloneVersion;
+    this.at = now;
+    this.answer = answer;
+    return answer;
+  }
+}
 
 export interface FetcherOptions {
   /** Default globalThis.fetch. */
@@ -157,8 +211,10 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   };
   /** Origin -> why it is left alone (a Retry-After beyond maxRetryAfterMs). */
   const leftAlone = new Map<string, string>();
+  const gateContext: GateContext = { scheduler, clock, leftAlone, leftAloneVersion: 0 };
 
   function leaveAlone(origin: string, why: string): void {
+    gateContext.leftAloneVersion++;
     leftAlone.set(origin, why);
     if (leftAlone.size > MAX_SITES_LEFT_ALONE) leftAlone.delete(leftAlone.keys().next().value as string);
   }
@@ -388,16 +444,25 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     return outcome;
   }
 
-  // The loop asks about the same queued URLs again and again while their sites rest: remember each one's origin.
-  const origins = new Map<string, string | undefined>();
-  const originOfQueued = (url: string): string | undefined => {
-    let origin = origins.get(url);
-    if (origin === undefined && !origins.has(url)) {
-      if (origins.size >= MAX_ORIGINS_KEPT) origins.clear();
-      origin = originOf(url);
-      origins.set(url, origin);
+  // The loop asks about the same queued URLs again and again while their sites rest: remember each one's site gate.
+  const gates = new Map<string, SiteGate>();
+  const gateByOrigin = new Map<string | undefined, SiteGate>();
+  const gateOf = (url: string): SiteGate => {
+    let gate = gates.get(url);
+    if (gate === undefined) {
+      if (gates.size >= MAX_ORIGINS_KEPT) {
+        gates.clear();
+        gateByOrigin.clear();
+      }
+      const origin = originOf(url);
+      gate = gateByOrigin.get(origin);
+      if (gate === undefined) {
+        gate = new SiteGate(gateContext, origin);
+        gateByOrigin.set(origin, gate);
+      }
+      gates.set(url, gate);
     }
-    return origin;
+    return gate;
   };
 
   return {
@@ -406,11 +471,9 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     urlPolicy: policy,
     clock,
     isReady(url: string): boolean {
-      const origin = origins.get(url) ?? originOfQueued(url);
-      // Refused, unparsable or left-alone URLs fail at once without a request: always ready.
-      if (origin === undefined || (leftAlone.size > 0 && leftAlone.has(origin))) return true;
-      return scheduler.isReady(origin);
+      return gateOf(url).ready();
     },
+    gate: gateOf,
     nextReadyAt: () => scheduler.nextReadyAt(),
     close() {
       closer.abort();

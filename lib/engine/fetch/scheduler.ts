@@ -95,6 +95,12 @@ export class PolitenessScheduler {
   /** The median of {@link slotMs}'s values, when at least two origins answered. */
   private medianSlotMs: number | undefined;
   private releasesSinceMedian = 0;
+  /**
+   * Bumped by every change that can change what {@link isReady} answers (requests granted, queued, released or
+   * given up; pauses set; closing); with the clock's time it tells a cached answer is still true (see the fetcher's
+   * site gates).
+   */
+  version = 0;
 
   constructor(options: SchedulerOptions) {
     this.maxInFlight = Math.max(1, Math.floor(options.maxInFlight) || 1);
@@ -123,6 +129,7 @@ export class PolitenessScheduler {
     const state = this.state(origin);
     return new Promise<Lease>((resolve, reject) => {
       const onAbort = () => {
+        this.version++;
         const index = state.queue.indexOf(waiter);
         if (index >= 0) state.queue.splice(index, 1);
         if (state.queue.length === 0) this.unready(origin, state);
@@ -135,6 +142,7 @@ export class PolitenessScheduler {
         detach: () => signal?.removeEventListener('abort', onAbort),
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      this.version++;
       state.queue.push(waiter);
       this.pump(origin);
     });
@@ -166,6 +174,7 @@ export class PolitenessScheduler {
 
   /** Pushes an origin's next allowed start to at least `now + ms` (e.g. Retry-After on a robots.txt). */
   delayOrigin(origin: string, ms: number): void {
+    this.version++;
     const state = this.state(origin);
     state.nextAllowed = Math.max(state.nextAllowed, this.clock.now() + ms);
   }
@@ -189,6 +198,7 @@ export class PolitenessScheduler {
 
   /** Rejects every waiter and refuses new ones; leases already granted can still be released. */
   close(): void {
+    this.version++;
     this.closed = true;
     for (const state of this.origins.values()) {
       if (state.timer !== undefined) this.clock.clearTimer(state.timer);
@@ -260,6 +270,7 @@ export class PolitenessScheduler {
       const waiter = state.queue.shift();
       if (!waiter) continue;
       waiter.detach();
+      this.version++;
       state.active++;
       this.active++;
       waiter.resolve(this.lease(origin, state));
@@ -293,6 +304,7 @@ export class PolitenessScheduler {
       release: (opts = {}) => {
         if (released) return;
         released = true;
+        this.version++;
         const now = this.clock.now();
         this.observe(origin, now - grantedAt);
         state.active--;

@@ -413,6 +413,22 @@ export class PriorityFrontier {
   }
 
   /**
+   * Every queued entry that `accept` takes, best first, without removing them: what {@link best} gives for an `n` as
+   * large as the frontier, in one scan (`accept` is asked once per entry, in heap order) and a sort of the accepted.
+   */
+  ranked(accept: (url: string) => boolean): FrontierEntry[] {
+    const { score, seq, url } = this.slots;
+    const heap = this.max.heap;
+    const taken: number[] = [];
+    for (let pos = 0; pos < this.max.length; pos++) {
+      const slot = heap[pos];
+      if (accept(url[slot]!)) taken.push(slot);
+    }
+    taken.sort((a, b) => score[b] - score[a] || seq[a] - seq[b]);
+    return taken.map((slot) => this.entryAt(slot));
+  }
+
+  /**
    * One queued entry drawn uniformly (with `rng`) among those `accept` takes, without removing it; undefined when it
    * takes none. O(size): every queued entry is offered to `accept` (reservoir sampling, in queue order).
    */

@@ -251,6 +251,14 @@ const BLOCK = '\v';
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/**
+ * The same text as a string of its own: a substring of the page (a slice, in V8, from 13 characters) holds the whole
+ * page in memory as long as it lives, and a reading keeps titles, anchors and tokens for as long as it is kept.
+ */
+function own(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
+}
+
 /** A collapsed anchor cut to MAX_ANCHOR_CHARS, at a space when there is one in its last fifth. */
 function capAnchor(text: string): string {
   if (text.length <= MAX_ANCHOR_CHARS) return text;
@@ -334,7 +342,8 @@ export class PageReading {
   private readonly url: string;
   private readonly contextWindow: number | undefined;
   private readonly options: EvaluateOptions;
-  private readonly html: string;
+  /** The decoded page; let go once a page that declares its language is read (it is read in no other). */
+  private html: string | undefined;
   private readonly passes = new Map<string, TextPass>();
 
   constructor(input: PageInput, options: EvaluateOptions = {}) {
@@ -356,8 +365,12 @@ export class PageReading {
   pass(language: string): TextPass {
     let pass = this.passes.get(language);
     if (!pass) {
+      if (this.html === undefined) throw new Error(`page read in ${this.declared}, its declared language, only`);
       pass = readText(this.url, this.contextWindow, this.options, this.html, language);
       this.passes.set(language, pass);
+      // A page that declares its language is analysed in it whatever the topic (evaluateReading): readings are kept
+      // for many topics (the lab keeps thousands), and the page's text is most of what one would hold.
+      if (this.declared !== undefined && language === this.declared) this.html = undefined;
     }
     return pass;
   }
@@ -699,8 +712,11 @@ function readText(
   endLink();
   stream.end();
 
-  const visibleText = new TextView(textParts, partStarts, textLen);
-  const title = collapse(titleParts.join('')).slice(0, MAX_TITLE_CHARS);
+  // One string: kept with the reading, the parser's chunks (substrings of the page) would hold the whole page and an
+  // object per chunk.
+  const visibleText = new TextView([textParts.join('')], [0], textLen);
+  for (let i = 0; i < tokens.length; i++) if (tokens[i].length >= 13) tokens[i] = own(tokens[i]);
+  const title = own(collapse(titleParts.join('')).slice(0, MAX_TITLE_CHARS));
   const titleTerms: string[] = [];
   if (title) tokenizeInto(title, language, titleTerms, undefined, 0, counter);
   // The counter's slots are shared with the next pass: read them now.
@@ -723,13 +739,13 @@ function readText(
   pass.links = links;
   pass.baseUrl = baseUrl;
   pass.robots = robots;
-  if (lang !== undefined) pass.lang = lang;
+  if (lang !== undefined) pass.lang = own(lang);
   const published = meta.published ?? timeInMain;
-  if (published) pass.published = published;
-  if (meta.modified) pass.modified = meta.modified;
-  if (meta.ogTitle) pass.ogTitle = meta.ogTitle;
+  if (published) pass.published = own(published);
+  if (meta.modified) pass.modified = own(meta.modified);
+  if (meta.ogTitle) pass.ogTitle = own(meta.ogTitle);
   const h1 = collapse(h1Parts.join('')).slice(0, MAX_TITLE_CHARS);
-  if (h1) pass.h1 = h1;
+  if (h1) pass.h1 = own(h1);
   return pass;
 }
 
@@ -1022,6 +1038,7 @@ function buildLinks(
     if (url === null) continue; // unparsable, javascript:, mailto:, data:, tel:, ftp: ...
     let anchorText = capAnchor(collapse(raw.anchor.join('')));
     if (!anchorText) anchorText = capAnchor(collapse(raw.fallback.slice(0, MAX_RAW_ANCHOR_CHARS)));
+    anchorText = own(anchorText);
     const acc = byUrl.get(url);
     if (acc) {
       acc.allNofollow &&= raw.nofollow;

@@ -57,10 +57,22 @@ export class BestNFirst extends FrontierStrategy {
   }
 
   next(ready: ReadyTest): FrontierEntry | null {
-    for (;;) {
-      const drawn = this.drawFromRound(ready);
-      if (drawn) return drawn;
-      if (!this.joinRound()) return null;
+    const drawn = this.drawFromRound(ready);
+    if (drawn) return drawn;
+    // None of the rounds' links is ready: the next rounds join, N at a time in rank order, until one has a ready
+    // link or no link is left. `ready` answers the same throughout one call, so only the newest round is asked
+    // (the older ones had none ready a moment ago), and the queued links not in a round are ranked once.
+    const n = Math.floor(this.n);
+    if (!(n > 0)) {
+      this.rounds++; // a round of no links joins, as PriorityFrontier.best(0) gives none
+      return null;
+    }
+    const rest = this.frontier.ranked((url) => !this.round.has(url));
+    for (let at = 0; ; at += n) {
+      const joined = this.joinRound(rest, at, n);
+      if (joined === 0) return null;
+      const chosen = this.drawFromJoined(rest, at, joined, ready);
+      if (chosen) return chosen;
     }
   }
 
@@ -73,9 +85,11 @@ export class BestNFirst extends FrontierStrategy {
     let candidates: string[] | undefined;
     let only: string | undefined;
     let oldest = -1;
-    // Rounds join in order, so the map holds them oldest first.
-    for (const [url, member] of this.round) {
+    // Rounds join in order, so the map holds them oldest first. (Its values only: a [key, value] pair per member
+    // asked was most of a BFS16 crawl's garbage.)
+    for (const member of this.round.values()) {
       if (oldest >= 0 && member.round !== oldest) break;
+      const url = member.entry.url;
       // Evicted since it joined the round: it is gone for good.
       if (!this.frontier.has(url)) this.round.delete(url);
       else if (ready(url)) {
@@ -93,12 +107,37 @@ export class BestNFirst extends FrontierStrategy {
     return score === entry.score ? entry : { ...entry, score };
   }
 
-  /** Adds the next top N queued links not in the round to it. @returns false when there are none. */
-  private joinRound(): boolean {
-    const joined = this.frontier.best(this.n, (url) => !this.round.has(url));
+  /**
+   * Adds the next top N queued links not in the round to it: `rest[at, at + n)`, where `rest` is every queued link
+   * that was in no round before this call, best first. @returns how many joined (0 when none was left).
+   */
+  private joinRound(rest: FrontierEntry[], at: number, n: number): number {
     this.rounds++;
-    for (const entry of joined) this.round.set(entry.url, { entry, round: this.rounds });
-    return joined.length > 0;
+    const end = Math.min(rest.length, at + n);
+    for (let i = at; i < end; i++) this.round.set(rest[i].url, { entry: rest[i], round: this.rounds });
+    return Math.max(0, end - at);
+  }
+
+  /**
+   * {@link drawFromRound} for a round that just joined (`rest[at, at + count)`, in the map's order), when no older
+   * round has a ready link: the same draw, asking only the new round's links.
+   */
+  private drawFromJoined(rest: FrontierEntry[], at: number, count: number, ready: ReadyTest): FrontierEntry | null {
+    let candidates: string[] | undefined;
+    let only: string | undefined;
+    for (let i = at; i < at + count; i++) {
+      const url = rest[i].url;
+      if (!ready(url)) continue;
+      if (only === undefined) only = url;
+      else (candidates ??= [only]).push(url);
+    }
+    if (only === undefined) return null;
+    const url = candidates ? candidates[this.rng.int(candidates.length)] : only;
+    const entry = this.round.get(url)!.entry;
+    this.round.delete(url);
+    const score = this.frontier.scoreOf(url)!;
+    this.frontier.remove(url);
+    return score === entry.score ? entry : { ...entry, score };
   }
 
   /** A link's score is its page's score: when a judgement moves the page's score, its links move with it. */
