@@ -452,19 +452,12 @@ export function analyze(
           perTopic[t] = secs.reduce((s, v) => s + v, 0) / secs.length;
         }
         const values = Object.values(perTopic);
-        const sorted = [...values].sort((a, b) => a - b);
-        const median =
-          sorted.length === 0
-            ? NaN
-            : sorted.length % 2
-              ? sorted[(sorted.length - 1) / 2]
-              : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
         timeToTargets.push({
           task,
           strategy,
           k,
           perTopic,
-          median,
+          median: medianOf(values),
           reached: values.filter(Number.isFinite).length,
           n: values.length,
         });
@@ -472,6 +465,16 @@ export function analyze(
     }
   }
   return { results, statics, timeToTargets };
+}
+
+/** The median of per-topic values (Infinity counts as the largest; NaN when there are none). */
+export function medianOf(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0
+    ? NaN
+    : sorted.length % 2
+      ? sorted[(sorted.length - 1) / 2]
+      : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
 }
 
 /** Recall at a page count that is not one of the precomputed ones (a budget off the step grid). */

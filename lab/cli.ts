@@ -11,6 +11,7 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, compareStrategies, type Comparison, type MetricResult } from './analysis';
 import { loadCorpusIndex } from './corpus';
+import { mergeResults } from './merge';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
 import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
@@ -25,7 +26,8 @@ const HELP = `Forager crawl lab
   npm run lab -- prepare [--corpus NAME] [--repin] [--force] [--cache DIR]
   npm run lab -- serve [--corpus NAME | --sites DIR] [--port N] [--delay MS]
   npm run lab -- run --topics FILE [options]
-  npm run lab -- report --from results.json [--report out.html] [--compare a,b] [--baseline old.json]
+  npm run lab -- report --from results.json [--from more.json ...] [--json merged.json] [--report out.html]
+                      [--compare a,b] [--baseline old.json]
   npm run lab -- topics [--corpus NAME] [--out PREFIX]   generate topics: PREFIX-tune.json, PREFIX-test.json
                                                          (default lab/topics-<corpus>)
 
@@ -59,7 +61,10 @@ run options:
   --pages FILE         every crawl's page sequence (corpus ids, simulated times) as JSON, for diagnosing crawls
 
 report options:
-  --from FILE          a results JSON of run --json
+  --from FILE          a results JSON of run --json; repeated: results of runs with the same topics, tasks, budgets
+                       and network and disjoint RNG seeds, merged into those of one run over all their seeds
+                       (a strategy only one file has is taken as it is)
+  --json FILE          the results (merged ones, say) as JSON
   --compare A,B        as for run; with --baseline, A from --from against B from the baseline
   --baseline FILE      another run's results JSON on the same topics (an older tree, say): paired comparisons of
                        each strategy against the baseline's strategy of the same label (or the --compare pairs)
@@ -355,9 +360,13 @@ function readResults(file: string): LabResults {
 }
 
 function cmdReport(args: Args): void {
-  const from = str(args, 'from');
-  if (!from) throw new Error('report needs --from results.json');
-  const res = readResults(from);
+  const v = args.from;
+  if (v === undefined || v === true) throw new Error('report needs --from results.json');
+  const files = ([] as string[]).concat(v as string | string[]);
+  // Several files: one run over all their RNG seeds (lab/merge.ts); the comparisons are the merge's unless --compare.
+  const res = files.length === 1 ? readResults(files[0]) : mergeResults(files.map(readResults), files);
+  if (files.length > 1) res.meta.mergedFrom = files;
+  const from = files.join(' + ');
   const baselineFile = str(args, 'baseline');
   const baseline = baselineFile ? readResults(baselineFile).results : undefined;
   const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
@@ -376,7 +385,7 @@ function cmdReport(args: Args): void {
     if (pairs.length === 0) throw new Error(`${from} and ${baselineFile} have no strategy label in common: use --compare A,B`);
   }
   if (pairs.length) res.comparisons = pairs.flatMap(([a, b]) => compareStrategies(res.results, a, b, baseline));
-  output(res, { ...args, json: undefined });
+  output(res, args);
 }
 
 /**

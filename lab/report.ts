@@ -39,6 +39,8 @@ export interface LabResults {
     pagesFetched: number;
     evaluations: number;
     evaluationCacheHits: number;
+    /** Results merged from several runs' files (`report --from a.json --from b.json`): the files. */
+    mergedFrom?: string[];
   };
   results: MetricResult[];
   timeToTargets?: TimeToTargets[];
@@ -78,10 +80,25 @@ export function runHeader(res: LabResults): string {
     ? `simulated network ${m.network.model} (seed ${m.network.seed}, politeness ${m.network.politenessMs} ms, ${m.network.maxInFlight} in flight)`
     : 'HTTP over loopback, no added latency';
   const cpu = m.cpuSeconds !== undefined ? `, CPU ${m.cpuSeconds.toFixed(0)} s` : '';
+  const merged = m.mergedFrom ? `; merged from ${m.mergedFrom.length} runs` : '';
   return (
     `corpus ${m.corpus.name ?? m.corpus.description.split(' ')[0]} (${m.corpus.pages} pages); topics ${m.topicsFile} ` +
-    `(${m.topics.length}; ${split}); ${network}; ${m.crawls} crawls, ${m.pagesFetched} pages in ${m.wallSeconds.toFixed(0)} s wall${cpu}`
+    `(${m.topics.length}; ${split}); ${network}; ${m.crawls} crawls, ${m.pagesFetched} pages in ${m.wallSeconds.toFixed(0)} s wall${cpu}${merged}`
   );
+}
+
+/** "3 RNG seeds each"; merged results may have crawled strategies with different numbers of seeds. */
+function seedsText(res: LabResults, task: TaskId): string {
+  if (!res.meta.mergedFrom) return `${res.meta.seeds.length} RNG seeds each`;
+  const seeds = new Map<string, Set<number>>();
+  for (const c of res.crawls.filter((c) => c.task === task)) {
+    if (!seeds.has(c.strategy)) seeds.set(c.strategy, new Set());
+    seeds.get(c.strategy)!.add(c.seed);
+  }
+  const counts = [...new Set([...seeds.values()].map((s) => s.size))].sort((a, b) => a - b);
+  return counts.length > 1
+    ? `${counts[0]} to ${counts[counts.length - 1]} RNG seeds per strategy`
+    : `${counts[0] ?? res.meta.seeds.length} RNG seeds each`;
 }
 
 function cellText(mean: number, se: number): string {
@@ -96,10 +113,7 @@ export function textTable(res: LabResults, metrics?: string[]): string {
   const metricList = metrics ?? [...new Set(res.results.map((r) => r.metric))];
   lines.push(runHeader(res));
   for (const task of res.meta.tasks) {
-    lines.push(
-      '',
-      `${TASK_NAMES[task]} — mean ± standard error over ${res.meta.topics.length} topics (${res.meta.seeds.length} RNG seeds each)`,
-    );
+    lines.push('', `${TASK_NAMES[task]} — mean ± standard error over ${res.meta.topics.length} topics (${seedsText(res, task)})`);
     const shares = res.statics.filter((s) => s.task === task && Number.isFinite(s.reachableShare));
     if (shares.length) {
       const share = meanSe(shares.map((s) => s.reachableShare));
@@ -309,7 +323,7 @@ td.l,th.l{text-align:left}th{background:#f4f4f4}.best{font-weight:bold;backgroun
   const m = res.meta;
   out.push(
     `<p class="meta">${esc(m.createdAt)} · topics: ${esc(m.topics.join(', '))} (${esc(m.topicsFile)}) · strategies: ${esc(labels.join(', '))} · budgets ${m.budgets.join(', ')} · ` +
-      `MAX_BUFFER ${m.maxBuffer} · RNG seeds ${m.seeds.join(', ')} · ${m.crawls} crawls, ${m.pagesFetched} pages, ${m.evaluations} evaluations ` +
+      `MAX_BUFFER ${m.maxBuffer} · RNG seeds ${m.seeds.join(', ')}${m.mergedFrom ? ` · merged from ${esc(m.mergedFrom.join(', '))}` : ''} · ${m.crawls} crawls, ${m.pagesFetched} pages, ${m.evaluations} evaluations ` +
       `(${m.evaluationCacheHits} cache hits) in ${m.wallSeconds.toFixed(0)} s<br>corpus: ${esc(m.corpus.description)}, ${m.corpus.pages} pages ` +
       `(${Object.entries(m.corpus.sites)
         .map(([s, n]) => `${esc(s)} ${n}`)
