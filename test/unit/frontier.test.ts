@@ -411,6 +411,8 @@ describe('PriorityFrontier rules', () => {
     expect(big.ranked(() => true)).toEqual(ranked);
     expect(big.ranked(() => false)).toEqual([]);
     expect(big.entries()).toEqual(ranked);
+    for (const e of ranked.slice(0, 50)) expect(big.entryOf(e.url)).toEqual(e);
+    expect(big.entryOf('https://nowhere.example/')).toBeUndefined();
     const rng = new Rng(3);
     const counts = new Map<string, number>();
     for (let k = 0; k < 4000; k++) {

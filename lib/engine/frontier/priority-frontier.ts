@@ -458,6 +458,12 @@ export class PriorityFrontier {
     return this.queued.has(url);
   }
 
+  /** A copy of a queued URL's entry, or undefined. */
+  entryOf(url: string): FrontierEntry | undefined {
+    const slot = this.queued.get(url);
+    return slot === undefined ? undefined : this.entryAt(slot);
+  }
+
   /** Score of a queued URL, or undefined. */
   scoreOf(url: string): number | undefined {
     const slot = this.queued.get(url);

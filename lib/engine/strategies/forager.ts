@@ -82,9 +82,6 @@ const DOWN_WEIGHT = 1;
 /** Fetched pages whose link features are kept for judgements. */
 const JUDGEABLE_PAGES = 2000;
 
-/** A stand-in RNG for {@link PriorityFrontier.sample} when exactly one entry can match. */
-const FIRST = { int: () => 0 };
-
 /** Number of hashed feature buckets of the link classifier (2^12). */
 export const CLASSIFIER_BUCKETS = 4096;
 
@@ -524,10 +521,7 @@ export class ForagerStrategy extends FrontierStrategy {
         chosenValue = v;
       }
     }
-    if (!chosen) return undefined;
-    // The frontier's entry (depth, from) for that URL; the only match, so the "draw" needs no randomness.
-    const url = chosen.url;
-    return this.frontier.sample((u) => u === url, FIRST);
+    return chosen && this.frontier.entryOf(chosen.url);
   }
 
   /**
