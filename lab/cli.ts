@@ -37,6 +37,7 @@ run options:
   --budgets LIST       pages per crawl at which to report (default 250,500,1000); crawls run once to the largest
   --max-buffer N       frontier capacity MAX_BUFFER (default 256)
   --seeds N            RNG seeds 1..N per crawl (default 3)
+  --first-seed K       RNG seeds K..K+N-1 instead (more seeds for a run already made: merge with report --from)
   --tasks LIST         1 (seeds = examples), 2 (seeds = neighbors) (default 1,2)
   --ks LIST            top-k sizes of the static coverage metrics (default 25,50,100)
   --step N             pages between points of the dynamic view (default 50)
@@ -172,7 +173,8 @@ async function cmdRun(args: Args): Promise<void> {
   const tasks = intList(args, 'tasks', '1,2') as TaskId[];
   if (tasks.some((t) => t !== 1 && t !== 2)) throw new Error('--tasks takes 1 and/or 2');
   const nSeeds = int(args, 'seeds', 3);
-  const seeds = Array.from({ length: nSeeds }, (_, i) => i + 1);
+  const firstSeed = int(args, 'first-seed', 1);
+  const seeds = Array.from({ length: nSeeds }, (_, i) => firstSeed + i);
   const maxBuffer = int(args, 'max-buffer', 256);
   const step = int(args, 'step', 50);
   const networkName = str(args, 'network');

@@ -248,6 +248,60 @@ describe('lab run on a generated web', () => {
     expect(report).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
   }, 120_000);
 
+  it('--first-seed: runs of seeds 1 and 2, merged by report --from, give the numbers of one run over seeds 1..2', async () => {
+    const common = (seeds: string[], json: string) => [
+      'run',
+      '--sites',
+      join(dir, 'web'),
+      '--topics',
+      join(dir, 'web', 'topics.json'),
+      '--strategies',
+      'bfs16',
+      '--budgets',
+      '10,20',
+      ...seeds,
+      '--tasks',
+      '2',
+      '--ks',
+      '3',
+      '--step',
+      '5',
+      '--fetch-concurrency',
+      '1',
+      '--workers',
+      '1',
+      '--corpus-cache',
+      'none',
+      '--json',
+      json,
+    ];
+    const [both, first, second] = ['both.json', 'first.json', 'second.json'].map((f) => join(dir, f));
+    for (const [seeds, json] of [
+      [['--seeds', '2'], both],
+      [['--seeds', '1'], first],
+      [['--seeds', '1', '--first-seed', '2'], second],
+    ] as const) {
+      const r = await runLab(common([...seeds], json));
+      expect(r.code, r.stderr).toBe(0);
+    }
+    const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as LabResults;
+    expect(read(second).crawls.map((c) => c.seed)).toEqual([2, 2]);
+    const merged = join(dir, 'merged.json');
+    const r = await runLab(['report', '--from', first, '--from', second, '--json', merged]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('merged from 2 runs');
+    const want = read(both);
+    const got = read(merged);
+    expect(got.meta.seeds).toEqual([1, 2]);
+    for (const x of want.results) {
+      const y = got.results.find((g) => g.task === x.task && g.strategy === x.strategy && g.metric === x.metric)!;
+      for (const [budget, cell] of Object.entries(x.budgets))
+        for (const [topic, v] of Object.entries(cell.perTopic))
+          if (v === null) expect(y.budgets[budget].perTopic[topic]).toBeNull();
+          else expect(y.budgets[budget].perTopic[topic]).toBeCloseTo(v, 12);
+    }
+  });
+
   it('fails clearly on a bad topics file', async () => {
     writeFileSync(
       join(dir, 'bad.json'),
