@@ -35,12 +35,14 @@ export function App() {
     setError(null);
     try {
       await request({ type: 'forager/deleteAll' });
+      // The count first: "has been deleted" never shows beside the count of the crawls that were there.
+      await count();
       setStage('deleted');
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));
       setStage('idle');
+      await count();
     }
-    await count();
   };
 
   const saved = crawls === null ? t('optionsCounting') : tn(crawls, 'optionsKeptOne', 'optionsKept');

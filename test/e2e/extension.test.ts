@@ -683,8 +683,17 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     }
   });
 
-  // Last: it deletes what the tests above made.
+  // It deletes what the tests above made; the tests below start from an empty store.
   test('options page: "Delete all Forager data", confirmed, stops the running crawl and leaves nothing in IndexedDB or extension storage', async () => {
+    // The gate is opened whatever happens: a crawl held here must not hold the tests below.
+    try {
+      await deleteAllWhileCrawling();
+    } finally {
+      gate.open();
+    }
+  });
+
+  async function deleteAllWhileCrawling() {
     // A crawl running (held by the test web), and something in extension storage (settings will live there).
     const topic = web.web.topics[3].id;
     const view = await driver.open(
@@ -765,7 +774,7 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     expect(left.session.filter((k) => k !== 'forager.session')).toEqual([]);
     await options.close();
     await view.close();
-  });
+  }
 
   // ---- issue 16: results first (new relevant pages, search results hidden, badge, long topics, failures, a11y)
 
