@@ -62,8 +62,8 @@ run options:
   --pages FILE         every crawl's page sequence (corpus ids, simulated times) as JSON, for diagnosing crawls
 
 report options:
-  --from FILE          a results JSON of run --json; repeated: results of runs with the same topics, tasks, budgets
-                       and network and disjoint RNG seeds, merged into those of one run over all their seeds
+  --from FILE          a results JSON of run --json; repeated: results of runs with the same topics, budgets and
+                       network and disjoint RNG seeds (tasks may differ), merged into those of one run over all their seeds
                        (a strategy only one file has is taken as it is)
   --json FILE          the results (merged ones, say) as JSON
   --compare A,B        as for run; with --baseline, A from --from against B from the baseline

@@ -1,6 +1,6 @@
 /**
- * Merging lab result files (`report --from a.json --from b.json`): runs of the same topics, tasks, budgets and
- * network with disjoint RNG seeds become the results one run over all their seeds would have given. A strategy that
+ * Merging lab result files (`report --from a.json --from b.json`): runs of the same topics, budgets and network
+ * with disjoint RNG seeds (and tasks that may differ) become the results one run over all their seeds would have given. A strategy that
  * several files crawled gets, per topic, the mean of the files' per-topic values weighted by how many seeds each file
  * crawled it with (each file's value is already the mean over its seeds), and its mean ± SE over topics again; a
  * strategy that one file crawled (a deterministic one run with one seed, say) is taken as it is.
@@ -98,7 +98,6 @@ function checkSameSetting(runs: LabResults[], names: string[]): void {
     ['corpus name', (r) => r.meta.corpus.name ?? r.meta.corpus.description.split(' ')[0]],
     ['corpus page count', (r) => r.meta.corpus.pages],
     ['topics', (r) => sorted(r.meta.topics)],
-    ['tasks', (r) => sorted(r.meta.tasks)],
     ['budgets', (r) => r.meta.budgets],
     ['ks', (r) => r.meta.ks],
     ['step', (r) => r.meta.step],
@@ -119,14 +118,6 @@ function checkSameSetting(runs: LabResults[], names: string[]): void {
           : 'none (HTTP)';
       },
     ],
-    [
-      'static top-k lists and reachable targets (per topic and task)',
-      (r) =>
-        r.statics
-          .map((s) => JSON.stringify([s.topic, s.task, s.lexical, s.linkage, s.reachable]))
-          .sort()
-          .join('\n'),
-    ],
   ];
   for (const [field, get] of fields) {
     const want = JSON.stringify(get(runs[0]));
@@ -138,6 +129,20 @@ function checkSameSetting(runs: LabResults[], names: string[]): void {
       }
     }
   }
+  // Files may hold different tasks (seeds added for Task 2 only, say); a (topic, task) two files have must agree.
+  const statics = new Map<string, { text: string; file: string }>();
+  runs.forEach((r, i) => {
+    for (const st of r.statics) {
+      const key = `${st.topic}\0${st.task}`;
+      const text = JSON.stringify([st.lexical, st.linkage, st.reachable]);
+      const seen = statics.get(key);
+      if (seen && seen.text !== text)
+        throw new Error(
+          `cannot merge ${seen.file} and ${names[i]}: their static top-k lists and reachable targets differ (topic ${st.topic}, task ${st.task})`,
+        );
+      if (!seen) statics.set(key, { text, file: names[i] });
+    }
+  });
   const labels = new Map<string, { def: string; file: string }>();
   runs.forEach((r, i) => {
     for (const s of r.meta.strategies) {
@@ -297,6 +302,7 @@ export function mergeResults(runs: LabResults[], names: string[] = runs.map((_, 
       createdAt: new Date().toISOString(),
       strategies,
       seeds: [...new Set(runs.flatMap((r) => r.meta.seeds))].sort((a, b) => a - b),
+      tasks: [...new Set(runs.flatMap((r) => r.meta.tasks))].sort((a, b) => a - b),
       wallSeconds: sum((r) => r.meta.wallSeconds),
       ...(runs.every((r) => r.meta.cpuSeconds !== undefined) ? { cpuSeconds: sum((r) => r.meta.cpuSeconds!) } : {}),
       crawls: sum((r) => r.meta.crawls),
@@ -307,7 +313,21 @@ export function mergeResults(runs: LabResults[], names: string[] = runs.map((_, 
     results,
     ...(timeToTargets ? { timeToTargets } : {}),
     comparisons,
-    statics: first.statics,
+    statics: mergedStatics(runs),
     crawls: runs.flatMap((r) => r.crawls),
   };
+}
+
+/** Every (topic, task)'s static lists, from the first file that has it (checkSameSetting made sure they agree). */
+function mergedStatics(runs: LabResults[]): LabResults['statics'] {
+  const seen = new Set<string>();
+  const out: LabResults['statics'] = [];
+  for (const r of runs)
+    for (const st of r.statics) {
+      const key = `${st.topic}\0${st.task}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push(st);
+    }
+  return out;
 }

@@ -159,7 +159,7 @@ describe('mergeResults', () => {
     expect(merged.crawls.length).toBe(12);
     expect(merged.meta.wallSeconds).toBe(30);
     expect(merged.meta.cpuSeconds).toBe(60);
-    expect(merged.statics).toBe(a.statics);
+    expect(merged.statics).toEqual(a.statics);
   });
 
   it('recomputes the comparisons: every strategy against the first label', () => {
@@ -191,6 +191,40 @@ describe('mergeResults', () => {
     const otherTopics = runB();
     otherTopics.meta.topics = ['t1', 't2', 't4'];
     expect(() => mergeResults([runA(), otherTopics], ['a.json', 'b.json'])).toThrow(/their topics differ/);
+  });
+
+  it('files with different tasks: seeds added for Task 2 only merge into Task 2, Task 1 stays as it was', () => {
+    const asTask2 = (r: LabResults): LabResults => ({
+      ...r,
+      meta: { ...r.meta, tasks: [2] },
+      results: r.results.map((x) => ({ ...x, task: 2 })),
+      timeToTargets: r.timeToTargets!.map((x) => ({ ...x, task: 2 })),
+      statics: r.statics.map((x) => ({ ...x, task: 2 })),
+      crawls: r.crawls.map((x) => ({ ...x, task: 2 })),
+    });
+    const a1 = runA();
+    const a2 = asTask2(runA());
+    const both: LabResults = {
+      ...a1,
+      meta: { ...a1.meta, tasks: [1, 2] },
+      results: [...a1.results, ...a2.results],
+      timeToTargets: [...a1.timeToTargets!, ...a2.timeToTargets!],
+      statics: [...a1.statics, ...a2.statics],
+      crawls: [...a1.crawls, ...a2.crawls],
+    };
+    const m = mergeResults([both, asTask2(runB())]);
+    expect(m.meta.tasks).toEqual([1, 2]);
+    expect(m.statics).toHaveLength(6);
+    const cell = (task: number, strategy: string) =>
+      m.results.find((x) => x.task === task && x.strategy === strategy && x.metric === 'recall')!.budgets['100'];
+    // Task 1: only the first file has it; Task 2: seed 1 and seeds 2-3 weighted 1:2 (t1: (0.3 + 2 x 0.6) / 3).
+    expect(cell(1, 'rand').perTopic.t1).toBeCloseTo(0.3, 12);
+    expect(cell(2, 'rand').perTopic.t1).toBeCloseTo(0.5, 12);
+    expect(cell(2, 'det')).toEqual(cell(1, 'det'));
+    // A (topic, task) the files share must have the same static lists.
+    const other = asTask2(runB());
+    other.statics[0] = { ...other.statics[0], reachable: ['x'] };
+    expect(() => mergeResults([both, other], ['a.json', 'b.json'])).toThrow(/topic t1, task 2/);
   });
 
   it('merging merged results: each strategy weighted by the seeds its crawls had', () => {
