@@ -451,20 +451,25 @@ export function analyze(
           const secs = byTopic.get(t)!.map((r) => secondsToTargets(r, left, k));
           perTopic[t] = secs.reduce((s, v) => s + v, 0) / secs.length;
         }
-        const values = Object.values(perTopic);
-        timeToTargets.push({
-          task,
-          strategy,
-          k,
-          perTopic,
-          median: medianOf(values),
-          reached: values.filter(Number.isFinite).length,
-          n: values.length,
-        });
+        timeToTargets.push(timeToTargetsOf(task, strategy, k, perTopic));
       }
     }
   }
   return { results, statics, timeToTargets };
+}
+
+/** Time to the first k targets from its per-topic seconds: the median over topics, and how many got there. */
+export function timeToTargetsOf(task: TaskId, strategy: string, k: number, perTopic: Record<string, number>): TimeToTargets {
+  const values = Object.values(perTopic);
+  return {
+    task,
+    strategy,
+    k,
+    perTopic,
+    median: medianOf(values),
+    reached: values.filter(Number.isFinite).length,
+    n: values.length,
+  };
 }
 
 /** The median of per-topic values (Infinity counts as the largest; NaN when there are none). */

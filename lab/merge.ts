@@ -17,10 +17,10 @@ import {
   type Cell,
   type Comparison,
   compareStrategies,
-  medianOf,
   type MetricResult,
   type Series,
   type TimeToTargets,
+  timeToTargetsOf,
 } from './analysis';
 import { meanSe } from './metrics';
 import type { LabResults } from './report';
@@ -274,16 +274,7 @@ export function mergeResults(runs: LabResults[], names: string[] = runs.map((_, 
             return { value: v === undefined ? NaN : Number.isNaN(v) ? Infinity : v, weight: weight(g.run, task, strategy) };
           }),
         );
-      const values = Object.values(perTopic);
-      timeToTargets.push({
-        task,
-        strategy,
-        k,
-        perTopic,
-        median: medianOf(values),
-        reached: values.filter(Number.isFinite).length,
-        n: values.length,
-      });
+      timeToTargets.push(timeToTargetsOf(task, strategy, k, perTopic));
     }
   }
 

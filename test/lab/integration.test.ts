@@ -286,6 +286,9 @@ describe('lab run on a generated web', () => {
     }
     const read = (f: string) => JSON.parse(readFileSync(f, 'utf8')) as LabResults;
     expect(read(second).crawls.map((c) => c.seed)).toEqual([2, 2]);
+    // The two seeds crawl differently somewhere, so the merged numbers below test the weighting, not a copy.
+    const dynamics = (f: string) => JSON.stringify(read(f).results.map((x) => x.dynamic.perTopic));
+    expect(dynamics(first)).not.toBe(dynamics(second));
     const merged = join(dir, 'merged.json');
     const r = await runLab(['report', '--from', first, '--from', second, '--json', merged]);
     expect(r.code, r.stderr).toBe(0);
