@@ -48,6 +48,7 @@ run options:
   --sites DIR          a folder of sites to use instead of a corpus (each subfolder one origin)
   --workers N          worker threads running crawls and building the corpus index (default: one per core; 0 = none)
   --parallel N         crawls at once per worker (default 4 over HTTP, 1 on the simulated network)
+  --reading-cache MB   page readings each worker keeps, estimated (default 2048; the worker's heap grows with it)
   --fetch-concurrency N  fetches in flight per crawl (default 8)
   --max-bytes N        fetcher body cap (default: the engine's)
   --delay MS           server delay per request over HTTP (default 0)
@@ -191,6 +192,7 @@ async function cmdRun(args: Args): Promise<void> {
   const parallel = int(args, 'parallel', network ? 1 : 4);
   const workers = int(args, 'workers', Math.max(1, availableParallelism()), 0);
   const fetchConcurrency = int(args, 'fetch-concurrency', 8);
+  const readingCacheMb = str(args, 'reading-cache') ? int(args, 'reading-cache', 1, 1) : undefined;
   const maxBytesText = str(args, 'max-bytes');
   const maxBytes = maxBytesText ? int(args, 'max-bytes', 0) : undefined;
   const compareArgs = args.compare === undefined ? [] : ([] as string[]).concat(args.compare as string | string[]);
@@ -245,6 +247,7 @@ async function cmdRun(args: Args): Promise<void> {
       parallel,
       fetchConcurrency,
       maxBytes,
+      readingCacheBytes: readingCacheMb === undefined ? undefined : readingCacheMb * 2 ** 20,
       network,
       sites,
       redirectStubs,

@@ -10,13 +10,14 @@ import type { SiteConfig } from './sites';
 if (!parentPort) throw new Error('crawl-worker.ts must run in a worker thread');
 const port = parentPort;
 // One cache of page readings for every crawl of this thread, whatever its topic.
-const evaluator = new CachingEvaluator();
+const data = workerData as { web?: { sites: SiteConfig[]; redirectStubs: boolean }; readingCacheBytes?: number } | null;
+const evaluator = new CachingEvaluator(data?.readingCacheBytes);
 /** Bytes of rewritten files this thread's web keeps behind the answers kept as sent. */
 const WORKER_WEB_CACHE_BYTES = 32 * 2 ** 20;
 // Crawls on the simulated network are served from this thread's own copy of the sites (same origins, same bytes).
 // The answers they are sent are kept in front of the web (lab/simnet.ts SentAnswers): its own cache of rewritten
 // files can be small.
-const webData = (workerData as { web?: { sites: SiteConfig[]; redirectStubs: boolean } } | null)?.web;
+const webData = data?.web;
 const web = webData
   ? simulatedWeb({ sites: webData.sites, redirectStubs: webData.redirectStubs, cacheBytes: WORKER_WEB_CACHE_BYTES })
   : undefined;

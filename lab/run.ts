@@ -282,6 +282,8 @@ export interface RunOptions {
   log?: (line: string) => void;
   /** Keep each page's score in the records (off by default: result files stay the size they were). */
   keepScores?: boolean;
+  /** Bytes of page readings each thread keeps (estimated; default DEFAULT_READING_CACHE_BYTES). */
+  readingCacheBytes?: number;
 }
 
 /** Counters of a whole run. */
@@ -549,7 +551,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
   // One reading cache per worker thread (in this thread: one for every lane).
   const queue = new JobQueue(tasks, Math.max(1, workers), topicSites);
   if (workers === 0) {
-    const evaluator = new CachingEvaluator();
+    const evaluator = new CachingEvaluator(options.readingCacheBytes);
     const lane = async () => {
       for (let t = queue.take(0); t; t = queue.take(0)) {
         if (options.signal?.aborted) return;
@@ -560,7 +562,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
   } else {
     const { runInWorkers } = await import('./workers');
     const webData = options.network ? { sites: options.sites, redirectStubs: !!options.redirectStubs } : undefined;
-    await runInWorkers(queue, workers, parallel, onOutcome, options.signal, webData);
+    await runInWorkers(queue, workers, parallel, onOutcome, options.signal, webData, options.readingCacheBytes);
   }
   if (options.signal?.aborted) throw new Error('lab run aborted');
   return { records, stats };

@@ -10,11 +10,15 @@ import type { CrawlOutcome, JobQueue } from './run';
 import type { SiteConfig } from './sites';
 
 /** A worker thread running one of the lab's TypeScript worker scripts (through ./ts-worker.mjs, which loads tsx). */
-export function tsWorker(script: string, data: Record<string, unknown> = {}): Worker {
+export function tsWorker(script: string, data: Record<string, unknown> = {}, heapMb?: number): Worker {
   return new Worker(new URL('./ts-worker.mjs', import.meta.url), {
     workerData: { ...data, script: new URL(script, import.meta.url).href },
+    ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
   });
 }
+
+/** Heap a crawl worker gets beside its reading cache: the simulated web's sent answers (512 MB) and the crawls. */
+const CRAWL_WORKER_HEAP_BESIDES_READINGS_MB = 2048;
 
 /**
  * Evaluates `blocks` blocks of `blockSize` candidates in `count` workers (./index-worker.ts), handing out blocks as
@@ -71,6 +75,8 @@ export async function runInWorkers(
   signal?: AbortSignal,
   /** For crawls on the simulated network: the sites each worker serves from memory. */
   web?: { sites?: SiteConfig[]; redirectStubs: boolean },
+  /** Bytes of page readings each worker keeps (default: the CachingEvaluator's); its heap grows with it. */
+  readingCacheBytes?: number,
 ): Promise<void> {
   const workers: Worker[] = [];
   try {
@@ -79,7 +85,11 @@ export async function runInWorkers(
       const fail = (err: Error) => reject(err);
       signal?.addEventListener('abort', () => reject(new Error('lab run aborted')), { once: true });
       for (let w = 0; w < count; w++) {
-        const worker = tsWorker('./crawl-worker.ts', web ? { web } : {});
+        const worker = tsWorker(
+          './crawl-worker.ts',
+          { ...(web ? { web } : {}), ...(readingCacheBytes ? { readingCacheBytes } : {}) },
+          readingCacheBytes ? Math.ceil(readingCacheBytes / 2 ** 20) + CRAWL_WORKER_HEAP_BESIDES_READINGS_MB : undefined,
+        );
         workers.push(worker);
         const lane = w;
         const feed = () => {

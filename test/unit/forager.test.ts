@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { CLASSIFIER_BUCKETS, ForagerStrategy, OnlineLogistic, SectionBandit, siteOf } from '../../lib/engine/strategies/forager';
 import { createStrategy, ForagerClassic } from '../../lib/engine/strategies/index';
 import { Rng } from '../../lib/engine/rng';
-import type { EvaluatedPage, LinkFeature, StrategyContext } from '../../lib/engine/types';
+import type { EvaluatedPage, FrontierEntry, LinkFeature, StrategyContext } from '../../lib/engine/types';
 
 const always = () => true;
+/** The reserve's gates open: kept whatever the seeds, taken whatever the harvest. */
+const OPEN = { reserveSites: 0, reserveHarvest: 1 };
 const topic = { keywords: 'solar telescope' };
 const ctx = (params: StrategyContext['params'] = {}, seed = 1, maxBuffer = 256): StrategyContext => ({
   topic,
@@ -238,6 +240,98 @@ describe('Forager', () => {
       if (s.next(always)!.url === 'https://a.example/y/first.html') tried++;
     }
     expect(tried).toBeGreaterThan(4);
+  });
+
+  it("keeps the links a full frontier turns away, the best `reserve` per site, for the bandit's exploring slot", () => {
+    const links = [
+      ...Array.from({ length: 6 }, (_, i) => link(`https://a.example/x/${i}.html`, ['solar', 'telescope'])),
+      ...Array.from({ length: 3 }, (_, i) => link(`https://b.example/y/${i}.html`)),
+    ];
+    const onlyB = (url: string) => url.startsWith('https://b.example/');
+    const plain = new ForagerStrategy(ctx({ n: 2, explore: 1, reserve: 0 }, 1, 4));
+    plain.onPage(page('https://a.example/x/hub.html', 0.5, links));
+    expect(plain.frontierSize()).toBe(4);
+    for (let i = 0; i < 20; i++) expect(plain.next(onlyB)).toBeNull();
+
+    const kept = new ForagerStrategy(ctx({ n: 2, explore: 1, reserve: 2, ...OPEN }, 1, 4));
+    kept.onPage(page('https://a.example/x/hub.html', 0.5, links));
+    // The frontier holds a.example's best four; two more of a.example and two of b.example wait in the reserve.
+    expect(kept.entries().map((e) => e.url)).toEqual(Array.from({ length: 4 }, (_, i) => `https://a.example/x/${i}.html`));
+    expect(kept.frontierSize()).toBe(8);
+    // A checkpoint keeps the reserve: the restored strategy makes the same choices.
+    const copy = new ForagerStrategy(ctx({ n: 2, explore: 1, reserve: 2, ...OPEN }, 1, 4));
+    copy.restore(JSON.parse(JSON.stringify(kept.save())));
+    expect(copy.frontierSize()).toBe(8);
+    expect(JSON.stringify(copy.save())).toBe(JSON.stringify(kept.save()));
+    const taken: string[] = [];
+    for (let i = 0; i < 40 && taken.length < 2; i++) {
+      const e = kept.next(onlyB);
+      if (e) taken.push(e.url);
+    }
+    expect(taken).toEqual(['https://b.example/y/0.html', 'https://b.example/y/1.html']);
+    expect(kept.frontierSize()).toBe(6);
+    // A page reached from the reserve teaches the classifier like any other.
+    kept.onPage(page('https://b.example/y/0.html', 0.4, []));
+    expect(kept.classifier.examples).toBe(1);
+
+    // Gated sites wait for the bandit, but once the frontier is empty the reserve is all there is: the crawl goes on.
+    const gated = new ForagerStrategy(ctx({ n: 2, explore: 1, reserve: 2, reserveGate: 100, ...OPEN }, 1, 4));
+    gated.onPage(page('https://a.example/x/hub.html', 0.5, links));
+    const drained: string[] = [];
+    for (let e = gated.next(always); e; e = gated.next(always)) drained.push(e.url);
+    expect(drained).toHaveLength(8);
+    expect(drained.slice(0, 4).sort()).toEqual(Array.from({ length: 4 }, (_, i) => `https://a.example/x/${i}.html`));
+    expect(gated.frontierSize()).toBe(0);
+  });
+
+  it('reserves links only when the seeds span `reserveSites` sites, and takes them only once the harvest is low', () => {
+    const links = [
+      ...Array.from({ length: 6 }, (_, i) => link(`https://a.example/x/${i}.html`, ['solar', 'telescope'])),
+      ...Array.from({ length: 3 }, (_, i) => link(`https://b.example/y/${i}.html`)),
+    ];
+    const onlyB = (url: string) => url.startsWith('https://b.example/');
+    const seeded = (seeds: string[], params: StrategyContext['params']) => {
+      const s = new ForagerStrategy(ctx({ n: 2, explore: 1, reserve: 2, ...params }, 1, 4));
+      s.addSeeds(seeds);
+      for (let e = s.next(always); e; e = s.next(always)) s.onPage(page(e.url, 0.5, []));
+      return s;
+    };
+    // Seeds on two sites: under reserveSites 3 nothing is reserved.
+    const two = seeded(['https://a.example/', 'https://c.example/'], { reserveSites: 3, reserveHarvest: 1 });
+    two.onPage(page('https://a.example/x/hub.html', 0.5, links));
+    expect(two.frontierSize()).toBe(4);
+    // On three sites the reserve is kept.
+    const three = seeded(['https://a.example/', 'https://c.example/', 'https://d.example/'], {
+      reserveSites: 3,
+      reserveHarvest: 0.1,
+    });
+    three.onPage(page('https://a.example/x/hub.html', 0.5, links));
+    expect(three.frontierSize()).toBe(8);
+    // Every page so far was relevant: the exploring slot keeps to the frontier.
+    for (let i = 0; i < 40; i++) expect(three.next(onlyB)).toBeNull();
+    // A checkpoint keeps the seeds' sites and the harvest: the copy decides alike.
+    const copy = new ForagerStrategy(ctx({ n: 2, explore: 1, reserve: 2, reserveSites: 3, reserveHarvest: 0.1 }, 1, 4));
+    copy.restore(JSON.parse(JSON.stringify(three.save())));
+    expect(JSON.stringify(copy.save())).toBe(JSON.stringify(three.save()));
+    // Once the recent pages stop being relevant, the reserve opens.
+    for (let i = 0; i < 200; i++) three.onPage(page(`https://e.example/z/${i}.html`, 0, []));
+    let taken: FrontierEntry | null = null;
+    for (let i = 0; i < 40 && !taken; i++) taken = three.next(onlyB);
+    expect(taken?.url).toBe('https://b.example/y/0.html');
+  });
+
+  it('keeps at most MAX_BUFFER reserved links in all, dropping the worst', () => {
+    const s = new ForagerStrategy(ctx({ n: 2, explore: 1, reserve: 4, ...OPEN }, 1, 4));
+    // Four links fill the frontier; then 10 sites of 2 links each go to the reserve, whose bound is 4.
+    const links = [
+      ...Array.from({ length: 4 }, (_, i) => link(`https://a.example/x/${i}.html`, ['solar', 'telescope'])),
+      ...Array.from({ length: 20 }, (_, i) => link(`https://s${Math.floor(i / 2)}.example/p/${i}.html`)),
+    ];
+    s.onPage(page('https://a.example/x/hub.html', 0.5, links));
+    expect(s.frontierSize()).toBe(8);
+    const drained: string[] = [];
+    for (let e = s.next(always); e; e = s.next(always)) drained.push(e.url);
+    expect(drained).toHaveLength(8);
   });
 
   it('asks only for ready URLs', () => {

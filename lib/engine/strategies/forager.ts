@@ -32,12 +32,22 @@
  * stops sampling regions that don't. This replaces the classic default's uniform random link. While seeds are queued
  * nobody explores.
  *
+ * The reserve: links the full frontier evicts or turns away are kept, the best `reserve` (4) of each site and at most
+ * MAX_BUFFER in all, and the exploring slot may also choose among them, so a site flooded out of the frontier can
+ * still be tried. Two gates keep it from costing topics whose relevant pages are on one site: it is kept only when the
+ * seeds span `reserveSites` (3) sites or more (seeds near relevant pages on many sites say those pages are spread),
+ * and taken from only once the recent harvest (the share of relevant pages, a moving average over 50) has fallen to
+ * `reserveHarvest` (0.1), when the seeds' neighbourhood is used up. Ungated, it cost one-site topics a fourth of their
+ * fetches; gated, it finds the other sites' targets of cross-site topics at the same recall-area
+ * (lab/results/default-tuning/README.md, last section).
+ *
  * Everything is deterministic for a given RNG seed (draws come from the seeded Rng). State is small: the classifier
  * is 2^12 hashed weights (saved sparse), the bandit two counters per section and site.
  *
- * Defaults: the classic part keeps forager-classic's tuned weights; the new parts' (wClassifier 1, wSection 1,
- * wShare 0.5, ucb 0.5, relevance bar 0.5) were set by design and not tuned: the tuning runs on DocWeb-L's tuning
- * split did not finish in the session that wrote this.
+ * Defaults: the classic part keeps forager-classic's tuned weights; the learned parts' (wClassifier 1, wSection 1,
+ * wShare 0.5, ucb 0.5, relevance bar 0.5) were set by design, and the alternatives tried on DocWeb-L's tuning split
+ * did not beat them; the reserve's were chosen there (lab/results/default-tuning). `forager-no-reserve` is the
+ * default as it was before the reserve.
  */
 import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
@@ -68,6 +78,10 @@ export const FORAGER_DEFAULTS = {
   ucb: 0.5,
   decay: 0.5,
   relevance: 0.5,
+  reserve: 4,
+  reserveGate: 0,
+  reserveSites: 3,
+  reserveHarvest: 0.1,
   interval: 10,
 };
 
@@ -343,6 +357,16 @@ export class ForagerStrategy extends FrontierStrategy {
   private pages = 0;
   private urlSeen = 0;
   private urlHits: Record<string, number> = Object.create(null);
+  /**
+   * Links the full frontier evicted or turned away, the best `reserve` per site, with what the strategy knows of them:
+   * only the bandit's exploring slot takes from here, so a site flooded out of the frontier can still be tried.
+   */
+  private reserved = new Map<string, { entry: FrontierEntry; info: LinkInfo }[]>();
+  private reservedSite = new Map<string, string>();
+  /** The seeds' sites: the reserve is kept only when they are `reserveSites` or more (see {@link reserve}). */
+  private seedSites = new Set<string>();
+  /** Share of relevant pages among the recent ones (a moving average over about HARVEST_PAGES pages). */
+  private recentHarvest = 1;
 
   constructor(ctx: StrategyContext) {
     // Seeds above any link score, so they go first.
@@ -420,6 +444,7 @@ export class ForagerStrategy extends FrontierStrategy {
     if (own) this.rememberJudgeable(page.url, own);
     this.forget(page.requestedUrl);
     this.bandit.record(page.url, relevant ? 1 : 0);
+    this.recentHarvest += ((relevant ? 1 : 0) - this.recentHarvest) / HARVEST_PAGES;
     if (own) {
       this.classifier.learn(own.features, relevant);
       if (relevant) this.waiting.push(own.words);
@@ -441,8 +466,11 @@ export class ForagerStrategy extends FrontierStrategy {
         }
         continue;
       }
+      if (this.reservedSite.has(link.url)) this.unreserve(link.url);
       const result = this.enqueue(link.url, score.total, page);
       if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
+      else if (result === 'rejected')
+        this.reserve({ url: link.url, score: score.total, depth: page.depth + 1, from: page.url }, info);
     }
     if (this.pages % this.params.interval === 0) this.retrain();
   }
@@ -452,6 +480,90 @@ export class ForagerStrategy extends FrontierStrategy {
     for (const w of this.waiting) this.centroid.add(w);
     this.waiting = [];
     for (const [url, info] of this.info) if (this.frontier.has(url)) this.frontier.setScore(url, this.total(info));
+    if (this.reservedSite.size > 0) this.rescoreReserve();
+  }
+
+  /** Re-scores the reserve; a link now above the frontier's worst goes back into the frontier. */
+  private rescoreReserve(): void {
+    const all = [...this.reserved.values()].flat();
+    this.reserved.clear();
+    this.reservedSite.clear();
+    for (const r of all) {
+      const score = this.total(r.info);
+      const entry = { ...r.entry, score };
+      const worst = this.frontier.size >= this.frontier.capacity ? this.frontier.peekMin()?.score : undefined;
+      if (worst === undefined || score > worst) {
+        const result = this.frontier.add(entry);
+        if (result === 'added' || result === 'evicted-other' || result === 'raised') {
+          this.info.set(entry.url, r.info);
+          continue;
+        }
+      }
+      this.reserve(entry, r.info);
+    }
+  }
+
+  override addSeeds(urls: string[]): void {
+    super.addSeeds(urls);
+    for (const url of urls) this.seedSites.add(siteOf(url).site);
+  }
+
+  /**
+   * Keeps a link out of the frontier in its site's reserve (the best `reserve` of each site), when the seeds span
+   * `reserveSites` sites or more: seeds near relevant pages on many sites say the relevant pages are on many sites.
+   */
+  private reserve(entry: FrontierEntry, info: LinkInfo): void {
+    const cap = this.params.reserve;
+    if (cap <= 0 || this.seedSites.size < this.params.reserveSites || this.reservedSite.has(entry.url)) return;
+    const list = this.reserved.get(info.site) ?? [];
+    if (list.length >= cap && !(entry.score > list[list.length - 1].entry.score)) return;
+    let at = list.length;
+    while (at > 0 && list[at - 1].entry.score < entry.score) at--;
+    list.splice(at, 0, { entry, info });
+    this.reservedSite.set(entry.url, info.site);
+    if (list.length > cap) this.reservedSite.delete(list.pop()!.entry.url);
+    this.reserved.set(info.site, list);
+    // Bounded as the frontier is (a crawl over thousands of sites): past MAX_BUFFER links the worst one goes.
+    if (this.reservedSite.size > this.frontier.capacity) this.dropWorstReserved();
+  }
+
+  /** Drops the lowest-scored reserved link (of the first site that has it, in the order sites were reserved). */
+  private dropWorstReserved(): void {
+    let worstSite: string | undefined;
+    let worst = Infinity;
+    for (const [site, list] of this.reserved) {
+      const score = list[list.length - 1].entry.score;
+      if (score < worst) {
+        worst = score;
+        worstSite = site;
+      }
+    }
+    if (worstSite === undefined) return;
+    const list = this.reserved.get(worstSite)!;
+    this.reservedSite.delete(list.pop()!.entry.url);
+    if (list.length === 0) this.reserved.delete(worstSite);
+  }
+
+  /** Takes a link out of the reserve; returns it with what the strategy knows of it. */
+  private unreserve(url: string): { entry: FrontierEntry; info: LinkInfo } | undefined {
+    const site = this.reservedSite.get(url);
+    if (site === undefined) return undefined;
+    this.reservedSite.delete(url);
+    const list = this.reserved.get(site)!;
+    const at = list.findIndex((r) => r.entry.url === url);
+    const [r] = list.splice(at, 1);
+    if (list.length === 0) this.reserved.delete(site);
+    return r;
+  }
+
+  protected override evicted(entry: FrontierEntry): void {
+    const info = this.info.get(entry.url);
+    this.forget(entry.url);
+    if (info) this.reserve(entry, info);
+  }
+
+  override frontierSize(): number {
+    return this.frontier.size + this.reservedSite.size;
   }
 
   protected override forget(url: string): void {
@@ -504,13 +616,25 @@ export class ForagerStrategy extends FrontierStrategy {
    * to the link queued earlier. Undefined if no queued link is accepted. Walks the per-link map (queued links in the
    * order they were queued) rather than sorting the frontier: this runs for one fetch in n.
    */
-  private banditPick(accept: (url: string) => boolean): FrontierEntry | undefined {
+  private banditPick(accept: (url: string) => boolean, anyReserved = false): FrontierEntry | undefined {
+    const gate = anyReserved ? 0 : this.params.reserveGate;
     const bestOf = new Map<string, { url: string; score: number; site: string }>();
     for (const [url, info] of this.info) {
       const score = this.frontier.scoreOf(url);
       if (score === undefined || !accept(url)) continue;
       const cur = bestOf.get(info.section);
       if (!cur || score > cur.score) bestOf.set(info.section, { url, score, site: info.site });
+    }
+    // Only once the neighbourhood stops paying: while it pays, the reserve would spend the budget of one-site topics.
+    const reserveOpen = anyReserved || this.recentHarvest <= this.params.reserveHarvest;
+    for (const [site, list] of reserveOpen ? this.reserved : []) {
+      // Only sites where relevance has turned up: elsewhere the reserve would spend the budget of one-site topics.
+      if ((this.bandit.sites.get(site)?.reward ?? 0) < gate) continue;
+      for (const { entry, info } of list) {
+        if (!accept(entry.url)) continue;
+        const cur = bestOf.get(info.section);
+        if (!cur || entry.score > cur.score) bestOf.set(info.section, { url: entry.url, score: entry.score, site: info.site });
+      }
     }
     let chosen: { url: string; score: number } | undefined;
     let chosenValue = -Infinity;
@@ -521,7 +645,12 @@ export class ForagerStrategy extends FrontierStrategy {
         chosenValue = v;
       }
     }
-    return chosen && this.frontier.entryOf(chosen.url);
+    if (!chosen) return undefined;
+    const fromReserve = this.unreserve(chosen.url);
+    if (!fromReserve) return this.frontier.entryOf(chosen.url);
+    // Known again as a queued link would be, so the page it leads to trains the classifier.
+    this.info.set(chosen.url, fromReserve.info);
+    return fromReserve.entry;
   }
 
   /**
@@ -533,7 +662,12 @@ export class ForagerStrategy extends FrontierStrategy {
     const n = this.params.n;
     const explore = Math.min(n - 1, Math.floor(this.params.explore));
     const top = n - explore;
-    if (explore > 0 && this.frontier.size > top && this.frontier.peekMax()!.score < SEED_SCORE && this.rng.next() < explore / n) {
+    if (
+      explore > 0 &&
+      (this.frontier.size > top || this.reservedSite.size > 0) &&
+      !((this.frontier.peekMax()?.score ?? 0) >= SEED_SCORE) &&
+      this.rng.next() < explore / n
+    ) {
       const best = new Set(this.frontier.best(top, ready).map((e) => e.url));
       const other = this.banditPick((url) => !best.has(url) && ready(url));
       if (other) {
@@ -541,12 +675,20 @@ export class ForagerStrategy extends FrontierStrategy {
         return other;
       }
     }
-    return this.drawFromBest(top, ready);
+    const drawn = this.drawFromBest(top, ready);
+    // With nothing queued the reserve is all there is, gated or not (else the crawl would end with links left).
+    if (!drawn && this.frontier.size === 0 && this.reservedSite.size > 0) return this.banditPick(ready, true) ?? null;
+    return drawn;
   }
 
   protected override saveState(): Record<string, Json> {
     return {
-      info: [...this.info.entries()].map(([u, i]) => [u, i.base, i.inherited, i.words, i.url, i.features]),
+      info: [...this.info.entries()].map(([u, i]) => infoJson(u, i)),
+      reserved: [...this.reserved.values()]
+        .flat()
+        .map(({ entry: e, info }) => [e.score, e.depth, e.from ?? null, infoJson(e.url, info)]),
+      seedSites: [...this.seedSites],
+      recentHarvest: this.recentHarvest,
       urlSeen: this.urlSeen,
       urlHits: { ...this.urlHits },
       centroid: this.centroid.toJSON(),
@@ -560,19 +702,20 @@ export class ForagerStrategy extends FrontierStrategy {
 
   protected override resetState(): void {
     this.info = new Map();
+    this.reserved = new Map();
+    this.reservedSite = new Map();
+    this.seedSites = new Set();
+    this.recentHarvest = 1;
   }
 
-  /**
-   * Restores {@link saveState}'s output, and also the state of forager-classic, which was saved under the name
-   * `forager` before issue 14 (crawls paused then resume here): the classic parts carry over, the classifier and the
-   * bandit start empty, and queued links get their words as classifier features.
-   */
-  protected override restoreState(s: { [key: string]: Json }): void {
-    for (const raw of asArray(s.info, 'forager info')) {
-      const [u, base, inh, words, url, features] = asArray(raw, 'forager info entry');
-      const link = str(u, 'url');
-      const terms = strings(words, 'words');
-      this.info.set(link, {
+  /** A queued link's saved info (see infoJson); without features (before issue 14) they are its words. */
+  private infoOf(raw: Json): [string, LinkInfo] {
+    const [u, base, inh, words, url, features] = asArray(raw, 'forager info entry');
+    const link = str(u, 'url');
+    const terms = strings(words, 'words');
+    return [
+      link,
+      {
         base: num(base, 'base'),
         inherited: num(inh, 'inherited'),
         words: terms,
@@ -582,7 +725,28 @@ export class ForagerStrategy extends FrontierStrategy {
             ? this.classifier.prefixed([['w:', terms]])
             : asArray(features, 'features').map((f) => num(f, 'feature')),
         ...siteOf(link),
-      });
+      },
+    ];
+  }
+
+  /**
+   * Restores {@link saveState}'s output, and also the state of forager-classic, which was saved under the name
+   * `forager` before issue 14 (crawls paused then resume here): the classic parts carry over, the classifier and the
+   * bandit start empty, and queued links get their words as classifier features.
+   */
+  protected override restoreState(s: { [key: string]: Json }): void {
+    for (const site of strings(s.seedSites ?? [], 'seedSites')) this.seedSites.add(site);
+    if (s.recentHarvest !== undefined) this.recentHarvest = num(s.recentHarvest, 'recentHarvest');
+    for (const raw of asArray(s.info, 'forager info')) {
+      const [url, info] = this.infoOf(raw);
+      this.info.set(url, info);
+    }
+    for (const raw of asArray(s.reserved ?? [], 'forager reserve')) {
+      const [score, depth, from, rawInfo] = asArray(raw, 'forager reserve entry');
+      const [url, info] = this.infoOf(rawInfo);
+      const entry: FrontierEntry = { url, score: num(score, 'reserve score'), depth: num(depth, 'reserve depth') };
+      if (from !== null) entry.from = str(from, 'reserve from');
+      this.reserve(entry, info);
     }
     this.urlSeen = num(s.urlSeen, 'urlSeen');
     this.urlHits = Object.create(null);
@@ -595,6 +759,14 @@ export class ForagerStrategy extends FrontierStrategy {
     this.best = num(s.best, 'best');
     this.pages = num(s.pages, 'pages');
   }
+}
+
+/** Pages over which the recent harvest is averaged (its moving average's window). */
+const HARVEST_PAGES = 50;
+
+/** A link's info as saved: URL, fixed score, inherited score, centroid words, URL terms, classifier features. */
+function infoJson(url: string, i: LinkInfo): Json {
+  return [url, i.base, i.inherited, i.words, i.url, i.features];
 }
 
 const weight = (name: string, label: string, def: number, description: string) => ({
@@ -614,7 +786,10 @@ export const foragerInfo: StrategyInfo = {
   description:
     "Forager's default: best-first on the classic link score (parent similarity, inherited score, anchor, nearby " +
     'words, URL words, a centroid of links that led to relevant pages) plus an online link classifier and a bandit ' +
-    'over site sections that spends exploration where relevance keeps turning up and caps what one site may take.',
+    'over site sections that spends exploration where relevance keeps turning up and caps what one site may take; ' +
+    'when the seeds span several sites and the neighbourhood stops paying, it also explores links other sites lost ' +
+    'from the full frontier.',
+  aliases: { 'forager-no-reserve': { reserve: 0 } },
   source:
     'Best-N-First (Pant et al. 2002), shark-search (Hersovici et al. 1998), InfoSpiders (Menczer & Belew 2000), ' +
     "ACHE's online link classifier (Barbosa & Freire 2007), incremental anchor-text learning, UCB1 (Auer et al. 2002).",
@@ -666,6 +841,44 @@ export const foragerInfo: StrategyInfo = {
       min: 0,
       max: 1,
       description: 'a page counts as relevant (classifier, centroid, bandit) at this share of the best similarity seen',
+    },
+    {
+      name: 'reserve',
+      label: 'Lost links kept per site',
+      type: 'number',
+      default: FORAGER_DEFAULTS.reserve,
+      min: 0,
+      max: 10_000,
+      integer: true,
+      description: "per site, the best links the full frontier evicted or turned away, kept for the bandit's exploring slot",
+    },
+    {
+      name: 'reserveGate',
+      label: 'Relevant pages a site gives before its lost links',
+      type: 'number',
+      default: FORAGER_DEFAULTS.reserveGate,
+      min: 0,
+      max: 10_000,
+      description: 'relevant pages a site must have given before the bandit takes its reserved links',
+    },
+    {
+      name: 'reserveSites',
+      label: 'Seed sites before keeping lost links',
+      type: 'number',
+      default: FORAGER_DEFAULTS.reserveSites,
+      min: 0,
+      max: 10_000,
+      integer: true,
+      description: 'links are reserved only when the seeds are on at least this many sites',
+    },
+    {
+      name: 'reserveHarvest',
+      label: 'Harvest below which lost links are tried',
+      type: 'number',
+      default: FORAGER_DEFAULTS.reserveHarvest,
+      min: 0,
+      max: 1,
+      description: 'the bandit takes reserved links only while the share of relevant recent pages is below this',
     },
     {
       name: 'interval',

@@ -99,6 +99,11 @@ export abstract class FrontierStrategy implements Strategy {
   /** Drops what the strategy keeps about a URL that left the frontier for good (evicted, fetched, failed). */
   protected forget(_url: string): void {}
 
+  /** A queued entry the full frontier evicted for a better one (by default: forgotten). */
+  protected evicted(entry: FrontierEntry): void {
+    this.forget(entry.url);
+  }
+
   /** The strategy's own state, beside the frontier and the RNG (plain JSON). */
   protected saveState(): Record<string, Json> {
     return {};
@@ -111,7 +116,7 @@ export abstract class FrontierStrategy implements Strategy {
   protected restoreState(_state: { [key: string]: Json }): void {}
 
   private makeFrontier(capacity: number, state?: Json): PriorityFrontier {
-    const onEvict = (e: FrontierEntry) => this.forget(e.url);
+    const onEvict = (e: FrontierEntry) => this.evicted(e);
     return state === undefined ? new PriorityFrontier(capacity, { onEvict }) : PriorityFrontier.fromJSON(state, { onEvict });
   }
 }
