@@ -625,7 +625,7 @@ export class ForagerStrategy extends FrontierStrategy {
       const cur = bestOf.get(info.section);
       if (!cur || score > cur.score) bestOf.set(info.section, { url, score, site: info.site });
     }
-    // Only once the neighbourhood stops paying: while it pays, the reserve would spend the budget of one-site topics.
+    // Reserved links only once the seeds' neighbourhood has stopped paying (reserveHarvest), or when nothing else is left.
     const reserveOpen = anyReserved || this.recentHarvest <= this.params.reserveHarvest;
     for (const [site, list] of reserveOpen ? this.reserved : []) {
       // Only sites where relevance has turned up: elsewhere the reserve would spend the budget of one-site topics.
