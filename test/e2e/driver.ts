@@ -324,17 +324,16 @@ class FirefoxDriver implements ExtensionDriver {
 
   async background<R, A extends Json[]>(fn: (forager: ForagerGlobal, ...args: A) => R | Promise<R>, ...args: A): Promise<R> {
     if (!this.probe || this.probe.isClosed()) this.probe = await openFirefoxPage(this.browser, `${this.base}manifest.json`);
+    const probe = this.probe;
     // The event page's window, once its script has run (after a restart there is a moment without `forager`).
+    const lookup = `(await globalThis.browser.runtime.getBackgroundPage().catch(() => null))?.forager`;
+    await waitFor(() => probe.evaluate(`(async () => !!${lookup})()`), 'the background page and its forager object', 30_000);
     const forager = `await (async () => {
-      const api = globalThis.browser;
-      for (let i = 0; ; i++) {
-        const page = await api.runtime.getBackgroundPage().catch(() => null);
-        if (page && page.forager) return page.forager;
-        if (i >= 300) throw new Error('the background page has no forager object');
-        await new Promise((r) => setTimeout(r, 100));
-      }
+      const forager = ${lookup};
+      if (!forager) throw new Error('the background page has no forager object');
+      return forager;
     })()`;
-    return (await within(this.probe.evaluate(call(fn, args, forager)), 120_000, 'a call into the background')) as R;
+    return (await within(probe.evaluate(call(fn, args, forager)), 120_000, 'a call into the background')) as R;
   }
 
   tabId(url: string): Promise<number> {

@@ -318,6 +318,15 @@ describe('Forager', () => {
     let taken: FrontierEntry | null = null;
     for (let i = 0; i < 40 && !taken; i++) taken = three.next(onlyB);
     expect(taken?.url).toBe('https://b.example/y/0.html');
+
+    // The default before the reserve, by name: the same seeds and pages, nothing reserved, nothing taken off-frontier.
+    const old = createStrategy('forager-no-reserve', ctx({ n: 2, explore: 1 }, 1, 4));
+    old.addSeeds(['https://a.example/', 'https://c.example/', 'https://d.example/']);
+    for (let e = old.next(always); e; e = old.next(always)) old.onPage(page(e.url, 0.5, []));
+    old.onPage(page('https://a.example/x/hub.html', 0.5, links));
+    for (let i = 0; i < 200; i++) old.onPage(page(`https://e.example/z/${i}.html`, 0, []));
+    expect(old.frontierSize()).toBe(4);
+    for (let i = 0; i < 40; i++) expect(old.next(onlyB)).toBeNull();
   });
 
   it('keeps at most MAX_BUFFER reserved links in all, dropping the worst', () => {

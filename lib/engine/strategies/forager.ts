@@ -665,7 +665,7 @@ export class ForagerStrategy extends FrontierStrategy {
     if (
       explore > 0 &&
       (this.frontier.size > top || this.reservedSite.size > 0) &&
-      !((this.frontier.peekMax()?.score ?? 0) >= SEED_SCORE) &&
+      (this.frontier.peekMax()?.score ?? 0) < SEED_SCORE &&
       this.rng.next() < explore / n
     ) {
       const best = new Set(this.frontier.best(top, ready).map((e) => e.url));
