@@ -185,6 +185,11 @@ function candidateVersion(name: string): string | undefined {
   return m && m[1] !== '(none)' ? m[1] : undefined;
 }
 
+/** Debian's own version order (epochs, ~ and all): `dpkg --compare-versions a gt b`. */
+function versionIsNewer(a: string, b: string): boolean {
+  return run('dpkg', ['--compare-versions', a, 'gt', b]).ok;
+}
+
 function sha256File(file: string): string {
   return createHash('sha256').update(readFileSync(file)).digest('hex');
 }
@@ -249,6 +254,12 @@ export function prepareCorpus(options: PrepareOptions = {}): Manifest {
         if (!candidate) {
           throw new Error(
             `apt-get download ${pin.name} failed: apt does not know the package (empty package lists? run apt-get update as root)\n${r.out.trim()}`,
+          );
+        }
+        if (candidate !== pin.version && versionIsNewer(pin.version, candidate)) {
+          throw new Error(
+            `${pin.name} ${pin.version} is newer than apt's package lists know (they offer ${candidate}): ` +
+              `the lists are older than the pins. Run \`apt-get update\` as root, then prepare again.`,
           );
         }
         if (candidate !== pin.version) {

@@ -178,7 +178,7 @@ describe('corpus preparation', () => {
     expect(aptCalls().filter((c) => c.startsWith('download')).length).toBe(2);
   });
 
-  it('refuses a download whose sha256 differs from the pin, and names --repin when a pin left the archive', () => {
+  it('refuses a download whose sha256 differs from the pin, and names --repin when a pin left the archive and apt-get update when the lists are old', () => {
     const pins = JSON.parse(readFileSync(corpus.packagesFile, 'utf8'));
     const good = structuredClone(pins);
     pins.packages[0].sha256 = 'f'.repeat(64);
@@ -190,6 +190,12 @@ describe('corpus preparation', () => {
     writeFileSync(corpus.packagesFile, JSON.stringify(pins));
     expect(() => prepareCorpus({ corpus, force: true, log: quiet })).toThrow(
       /alpha-doc 0\.9-1 is no longer in the archive \(apt offers 1\.0-1\)\. Run `npm run lab -- prepare --corpus fake --repin`/,
+    );
+    // A pin newer than apt's candidate means old package lists (a security update not yet listed), not a lost pin
+    pins.packages[0] = { name: 'alpha-doc', version: '1.0-1+sec1', sha256: null };
+    writeFileSync(corpus.packagesFile, JSON.stringify(pins));
+    expect(() => prepareCorpus({ corpus, force: true, log: quiet })).toThrow(
+      /alpha-doc 1\.0-1\+sec1 is newer than apt's package lists know \(they offer 1\.0-1\).*Run `apt-get update` as root/,
     );
     // --repin pins apt's candidates and records their sha256
     const manifest = prepareCorpus({ corpus, repin: true, log: quiet });
