@@ -88,6 +88,13 @@ export interface TopicStatics {
   reachable: string[];
   /** Their share of the targets (seeds excluded). */
   reachableShare: number;
+  /**
+   * Recall of the reachable targets at each budget (in `budgets` order) of a crawl that knows them
+   * ({@link knownTargetsCrawl}): how much of recall-reachable any crawl could show. Absent in older results.
+   */
+  knownTargetsRecall?: number[];
+  /** Pages that crawl needed to find every reachable target (at most the largest budget). Absent in older results. */
+  knownTargetsPages?: number;
 }
 
 export interface AnalysisOptions {
@@ -179,6 +186,94 @@ export function reachableFrom(corpus: CorpusIndex, seeds: readonly string[]): Ui
         queue.push(j);
       }
   return seen;
+}
+
+/**
+ * A crawl that knows the targets: from the seeds (fetched first, as a crawl does), it fetches the path of unfetched
+ * pages to the nearest target not yet found (fewest new pages; one multi-source breadth-first search over the links of
+ * what it has fetched), then the next, until `budget` pages. Returns the number of pages at which each target was
+ * found, in order. Greedy, so a lower bound on what the best possible crawl finds within a budget; what no crawler
+ * beats by much, and what says whether a recall figure is within reach of any crawl at all.
+ */
+export function knownTargetsCrawl(
+  corpus: CorpusIndex,
+  seeds: readonly string[],
+  targets: readonly string[],
+  budget: number,
+): number[] {
+  const n = corpus.size;
+  const fetched = new Uint8Array(n);
+  const isTarget = new Uint8Array(n);
+  let pages = 0;
+  for (const id of seeds) {
+    const i = corpus.position.get(id);
+    if (i !== undefined && !fetched[i]) {
+      fetched[i] = 1;
+      pages++;
+    }
+  }
+  let left = 0;
+  for (const id of targets) {
+    const i = corpus.position.get(id);
+    if (i !== undefined && !fetched[i] && !isTarget[i]) {
+      isTarget[i] = 1;
+      left++;
+    }
+  }
+  const foundAt: number[] = [];
+  const parent = new Int32Array(n);
+  const stamp = new Int32Array(n);
+  let round = 0;
+  const queue = new Int32Array(n);
+  while (left > 0 && pages < budget) {
+    round++;
+    let head = 0;
+    let tail = 0;
+    for (let i = 0; i < n; i++) if (fetched[i]) queue[tail++] = i;
+    let hit = -1;
+    // Breadth-first from every fetched page through unfetched ones; the first target met is a nearest one.
+    while (head < tail && hit < 0) {
+      const u = queue[head++];
+      for (const v of corpus.outlinks(u)) {
+        if (fetched[v] || stamp[v] === round) continue;
+        stamp[v] = round;
+        parent[v] = u;
+        if (isTarget[v]) {
+          hit = v;
+          break;
+        }
+        queue[tail++] = v;
+      }
+    }
+    if (hit < 0) break;
+    const path: number[] = [];
+    for (let v = hit; !fetched[v]; v = parent[v]) path.push(v);
+    for (let k = path.length - 1; k >= 0 && pages < budget; k--) {
+      const v = path[k];
+      fetched[v] = 1;
+      pages++;
+      if (isTarget[v]) {
+        isTarget[v] = 0;
+        left--;
+        foundAt.push(pages);
+      }
+    }
+  }
+  return foundAt;
+}
+
+function knownTargets(
+  corpus: CorpusIndex,
+  seeds: string[],
+  reachable: string[],
+  budgets: number[],
+): Pick<TopicStatics, 'knownTargetsRecall' | 'knownTargetsPages'> {
+  if (!reachable.length) return { knownTargetsRecall: budgets.map(() => NaN), knownTargetsPages: NaN };
+  const foundAt = knownTargetsCrawl(corpus, seeds, reachable, Math.max(...budgets));
+  return {
+    knownTargetsRecall: budgets.map((b) => foundAt.filter((p) => p <= b).length / reachable.length),
+    knownTargetsPages: foundAt.length === reachable.length ? foundAt[foundAt.length - 1] : Math.max(...budgets),
+  };
 }
 
 function recallCurve(relevant: string[], seeds: string[]): Curve {
@@ -322,6 +417,7 @@ export function analyze(
         linkage: linkTop,
         reachable,
         reachableShare: wanted.length ? reachable.length / wanted.length : NaN,
+        ...knownTargets(corpus, seeds, reachable, options.budgets),
       });
       const fns = new Map<string, Curve>();
       fns.set('recall', recallCurve(topic.targets, seeds));

@@ -101,6 +101,14 @@ function seedsText(res: LabResults, task: TaskId): string {
     : `${counts[0] ?? res.meta.seeds.length} RNG seeds each`;
 }
 
+/** "; every one within 180 pages (median over topics; 90% within 420)". */
+function pagesText(pages: number[]): string {
+  if (!pages.length) return '';
+  const sorted = [...pages].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+  return `; all of them within ${at(0.5)} pages (median over topics; 90% of topics within ${at(0.9)})`;
+}
+
 function cellText(mean: number, se: number): string {
   return Number.isFinite(se) ? `${fmt(mean)}±${fmt(se)}` : fmt(mean);
 }
@@ -121,6 +129,18 @@ export function textTable(res: LabResults, metrics?: string[]): string {
       lines.push(
         `  targets reachable by links from the seeds: ${cellText(share.mean, share.se)} (every target on ${whole} of ${shares.length} topics)`,
       );
+      const known = shares.filter((s) => s.knownTargetsRecall?.length === res.meta.budgets.length);
+      if (known.length === shares.length)
+        lines.push(
+          `  recall-reachable of a crawl that knows the targets (nearest first): ` +
+            res.meta.budgets
+              .map((_, j) => {
+                const v = known.map((s) => s.knownTargetsRecall![j]).filter(Number.isFinite);
+                return `${cellText(meanSe(v).mean, meanSe(v).se)} @${res.meta.budgets[j]}`;
+              })
+              .join(', ') +
+            pagesText(known.map((s) => s.knownTargetsPages ?? NaN).filter(Number.isFinite)),
+        );
     }
     for (const metric of metricList) {
       lines.push(`  ${metric}`.padEnd(width + 2) + res.meta.budgets.map((b) => String(b).padStart(15)).join(''));

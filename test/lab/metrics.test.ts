@@ -18,7 +18,14 @@ import {
   type RankDoc,
 } from '../../lab/metrics';
 import type { TermVector } from '../../lib/engine/types';
-import { compareStrategies, corpusBm25, type MetricResult, reachableFrom, staticRankings } from '../../lab/analysis';
+import {
+  compareStrategies,
+  corpusBm25,
+  knownTargetsCrawl,
+  type MetricResult,
+  reachableFrom,
+  staticRankings,
+} from '../../lab/analysis';
 import { CorpusIndex, type CorpusDoc } from '../../lab/corpus';
 import { globToRegExp } from '../../lab/sites';
 
@@ -199,6 +206,19 @@ describe('static rankings', () => {
     expect([...reachableFrom(corpus, ['s/1.html'])]).toEqual([1, 1, 1, 0, 0, 0]);
     expect([...reachableFrom(corpus, ['s/3.html', 's/5.html', 'gone/x.html'])]).toEqual([1, 1, 1, 1, 1, 1]);
     expect([...reachableFrom(corpus, [])]).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('a crawl that knows the targets takes the path to the nearest one first, within the budget', () => {
+    // 0 -> 1 -> 2 -> 3 (target, 3 hops); 0 -> 4 (target, 1 hop) -> 5 -> 6 (target); 7 (target) unreachable
+    const outlinks = [[1, 4], [2], [3], [], [5], [6], [], []];
+    const corpus = CorpusIndex.fromDocs(outlinks.map((l, i) => doc(`s/${i}.html`, { x: 1 }, l)));
+    const t = (...i: number[]) => i.map((k) => `s/${k}.html`);
+    // seed 0 is page 1; target 4 at page 2; then 6 (two new pages: 5, 6) at 4; then 3 (1, 2, 3) at 7
+    expect(knownTargetsCrawl(corpus, t(0), t(3, 4, 6, 7), 100)).toEqual([2, 4, 7]);
+    // the budget cuts a path short: the last target is not reached
+    expect(knownTargetsCrawl(corpus, t(0), t(3, 4, 6), 6)).toEqual([2, 4]);
+    // seeds that are targets are not found again; a seed missing from the corpus costs nothing
+    expect(knownTargetsCrawl(corpus, t(0, 4, 99), t(4, 6), 100)).toEqual([4]);
   });
 });
 
