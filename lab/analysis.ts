@@ -262,6 +262,53 @@ export function knownTargetsCrawl(
   return foundAt;
 }
 
+/** Where the reachable targets a crawl missed lie, in links from what it crawled ({@link missedTargets}). */
+export interface Misses {
+  /** Reachable targets, seeds excluded. */
+  reachable: number;
+  /** Those not crawled within the budget. */
+  missed: string[];
+  /** Missed targets a crawled page links to: the crawl saw the link and chose others. */
+  oneHop: number;
+  /** Missed targets two links from a crawled page (and not one). */
+  twoHops: number;
+}
+
+/**
+ * Sorts the reachable targets a crawl missed within `budget` pages by their distance from the pages it crawled:
+ * one link (it saw the link and chose others), two, or more (it never came near).
+ */
+export function missedTargets(
+  corpus: CorpusIndex,
+  seeds: readonly string[],
+  targets: readonly string[],
+  pages: readonly string[],
+  budget: number,
+): Misses {
+  const reach = reachableFrom(corpus, seeds);
+  const seedSet = new Set(seeds);
+  const wanted = targets.filter((t) => !seedSet.has(t) && reach[corpus.position.get(t) ?? -1] === 1);
+  const crawled = new Uint8Array(corpus.size);
+  for (const id of pages.slice(0, budget)) {
+    const i = corpus.position.get(id);
+    if (i !== undefined) crawled[i] = 1;
+  }
+  // Distance 1: linked from a crawled page; distance 2: linked from a page a crawled page links to.
+  const near = new Uint8Array(corpus.size);
+  for (let i = 0; i < corpus.size; i++) if (crawled[i]) for (const j of corpus.outlinks(i)) if (!crawled[j]) near[j] = 1;
+  const nearer = new Uint8Array(corpus.size);
+  for (let i = 0; i < corpus.size; i++)
+    if (near[i]) for (const j of corpus.outlinks(i)) if (!crawled[j] && !near[j]) nearer[j] = 1;
+  const missed = wanted.filter((t) => !crawled[corpus.position.get(t)!]);
+  const at = (t: string) => corpus.position.get(t)!;
+  return {
+    reachable: wanted.length,
+    missed,
+    oneHop: missed.filter((t) => near[at(t)]).length,
+    twoHops: missed.filter((t) => nearer[at(t)]).length,
+  };
+}
+
 function knownTargets(
   corpus: CorpusIndex,
   seeds: string[],

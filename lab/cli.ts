@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyze, compareStrategies, type Comparison, type MetricResult } from './analysis';
+import { analyze, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
 import { loadCorpusIndex } from './corpus';
 import { mergeResults } from './merge';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
@@ -17,6 +17,7 @@ import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
 import { networkModel } from './network';
 import { type NetworkSetting, parseStrategies, runCrawls, type CrawlJob } from './run';
+import { oneLine } from '../lib/app/text-safety';
 import { loadSitesDir, type SiteConfig } from './sites';
 import { generateTopics, splitOf } from './topic-generator';
 import { type LabTopic, loadTopics, TOPIC_KINDS, type TaskId, validateTopics } from './topics';
@@ -30,6 +31,9 @@ const HELP = `Forager crawl lab
                       [--compare a,b] [--baseline old.json]
   npm run lab -- topics [--corpus NAME] [--out PREFIX]   generate topics: PREFIX-tune.json, PREFIX-test.json
                                                          (default lab/topics-<corpus>)
+  npm run lab -- misses --pages FILE --topics FILE [--corpus NAME] [--strategy LABEL] [--budget N]
+                      the reachable targets each crawl of run --pages missed within N pages (default 1000), by their
+                      distance in links from what it crawled
 
 run options:
   --topics FILE        topics in docweb-topics/1 format (required)
@@ -477,7 +481,53 @@ export async function main(argv: string[]): Promise<void> {
   else if (cmd === 'report') cmdReport(args);
   else if (cmd === 'serve') await cmdServe(args);
   else if (cmd === 'topics') await cmdTopics(args);
+  else if (cmd === 'misses') await cmdMisses(args);
   else throw new Error(`unknown command "${cmd}"\n${HELP}`);
+}
+
+async function cmdMisses(args: Args): Promise<void> {
+  const pagesFile = str(args, 'pages');
+  const topicsFile = str(args, 'topics');
+  if (!pagesFile || !topicsFile) throw new Error(`misses needs --pages FILE (from run --pages) and --topics FILE\n${HELP}`);
+  const budget = int(args, 'budget', 1000, 1);
+  const strategy = str(args, 'strategy');
+  const { sites, redirectStubs } = resolveSites(args);
+  const web = simulatedWeb({ sites, redirectStubs });
+  const cacheArg = str(args, 'corpus-cache');
+  const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
+  const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, workers: indexWorkers(args), log });
+  const topics = new Map(loadTopics(resolve(topicsFile), (id) => corpus.position.has(id)).topics.map((t) => [t.id, t]));
+  const crawls = JSON.parse(readFileSync(resolve(pagesFile), 'utf8')) as {
+    topic: string;
+    task: TaskId;
+    strategy: string;
+    seed: number;
+    pages: string[];
+  }[];
+  const sum = { crawls: 0, reachable: 0, missed: 0, oneHop: 0, twoHops: 0 };
+  const lines: string[] = [];
+  for (const c of crawls) {
+    const topic = topics.get(c.topic);
+    if (!topic || (strategy && c.strategy !== strategy)) continue;
+    const seeds = c.task === 1 ? topic.examples : (topic.neighbors ?? []);
+    const m = missedTargets(corpus, seeds, topic.targets, c.pages, budget);
+    sum.crawls++;
+    sum.reachable += m.reachable;
+    sum.missed += m.missed.length;
+    sum.oneHop += m.oneHop;
+    sum.twoHops += m.twoHops;
+    if (m.missed.length)
+      lines.push(
+        `${c.topic} task${c.task} ${c.strategy} seed${c.seed}: missed ${m.missed.length} of ${m.reachable} ` +
+          `(1 link away ${m.oneHop}, 2 links ${m.twoHops}): ${m.missed.join(' ')}`,
+      );
+  }
+  const pct = (x: number) => (sum.missed ? `${Math.round((100 * x) / sum.missed)}%` : '-');
+  process.stdout.write(
+    `${lines.map(oneLine).join('\n')}\n${sum.crawls} crawls, ${budget} pages: missed ${sum.missed} of ${sum.reachable} reachable targets; ` +
+      `1 link from a crawled page ${sum.oneHop} (${pct(sum.oneHop)}), 2 links ${sum.twoHops} (${pct(sum.twoHops)}), ` +
+      `farther ${sum.missed - sum.oneHop - sum.twoHops} (${pct(sum.missed - sum.oneHop - sum.twoHops)})\n`,
+  );
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(REPO_ROOT, 'lab', 'cli.ts');

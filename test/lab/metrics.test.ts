@@ -23,6 +23,7 @@ import {
   corpusBm25,
   knownTargetsCrawl,
   type MetricResult,
+  missedTargets,
   reachableFrom,
   staticRankings,
 } from '../../lab/analysis';
@@ -206,6 +207,20 @@ describe('static rankings', () => {
     expect([...reachableFrom(corpus, ['s/1.html'])]).toEqual([1, 1, 1, 0, 0, 0]);
     expect([...reachableFrom(corpus, ['s/3.html', 's/5.html', 'gone/x.html'])]).toEqual([1, 1, 1, 1, 1, 1]);
     expect([...reachableFrom(corpus, [])]).toEqual([0, 0, 0, 0, 0, 0]);
+  });
+
+  it('missed targets are sorted by their distance in links from the crawled pages', () => {
+    // 0 -> 1 -> 2 -> 3 -> 4; 0 -> 5; 6 unreachable from the seed
+    const outlinks = [[1, 5], [2], [3], [4], [], [], [0]];
+    const corpus = CorpusIndex.fromDocs(outlinks.map((l, i) => doc(`s/${i}.html`, { x: 1 }, l)));
+    const t = (...i: number[]) => i.map((k) => `s/${k}.html`);
+    // crawled 0 and 1 (then 5, beyond the budget): 2 is one link away, 3 two, 4 three; 5 is one; 6 is not reachable
+    const m = missedTargets(corpus, t(0), t(2, 3, 4, 5, 6, 0), t(0, 1, 5), 2);
+    expect(m.reachable).toBe(4);
+    expect(m.missed).toEqual(t(2, 3, 4, 5));
+    expect([m.oneHop, m.twoHops]).toEqual([2, 1]);
+    // within the budget every reachable target found: nothing missed
+    expect(missedTargets(corpus, t(0), t(1, 5), t(0, 1, 5), 3).missed).toEqual([]);
   });
 
   it('a crawl that knows the targets takes the path to the nearest one first, within the budget', () => {
