@@ -90,7 +90,7 @@ export interface TopicStatics {
   reachableShare: number;
   /**
    * Recall of the reachable targets at each budget (in `budgets` order) of a crawl that knows them
-   * ({@link knownTargetsCrawl}): how much of recall-reachable any crawl could show. Absent in older results.
+   * ({@link knownTargetsCrawl}): the best possible crawl reaches at least this. Absent in older results.
    */
   knownTargetsRecall?: number[];
   /** Pages that crawl needed to find every reachable target (at most the largest budget). Absent in older results. */
@@ -192,8 +192,8 @@ export function reachableFrom(corpus: CorpusIndex, seeds: readonly string[]): Ui
  * A crawl that knows the targets: from the seeds (fetched first, as a crawl does), it fetches the path of unfetched
  * pages to the nearest target not yet found (fewest new pages; one multi-source breadth-first search over the links of
  * what it has fetched), then the next, until `budget` pages. Returns the number of pages at which each target was
- * found, in order. Greedy, so a lower bound on what the best possible crawl finds within a budget; what no crawler
- * beats by much, and what says whether a recall figure is within reach of any crawl at all.
+ * found, in order. Greedy, so the best possible crawl finds at least as much within a budget: it says whether a
+ * recall figure is within reach of a crawl at all, or limited by how far the targets are from the seeds.
  */
 export function knownTargetsCrawl(
   corpus: CorpusIndex,

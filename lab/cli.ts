@@ -20,7 +20,7 @@ import { type NetworkSetting, parseStrategies, runCrawls, type CrawlJob } from '
 import { oneLine } from '../lib/app/text-safety';
 import { loadSitesDir, type SiteConfig } from './sites';
 import { generateTopics, splitOf } from './topic-generator';
-import { type LabTopic, loadTopics, TOPIC_KINDS, type TaskId, validateTopics } from './topics';
+import { type LabTopic, loadTopics, seedsOf, TOPIC_KINDS, type TaskId, validateTopics } from './topics';
 
 const HELP = `Forager crawl lab
 
@@ -509,8 +509,7 @@ async function cmdMisses(args: Args): Promise<void> {
   for (const c of crawls) {
     const topic = topics.get(c.topic);
     if (!topic || (strategy && c.strategy !== strategy)) continue;
-    const seeds = c.task === 1 ? topic.examples : (topic.neighbors ?? []);
-    const m = missedTargets(corpus, seeds, topic.targets, c.pages, budget);
+    const m = missedTargets(corpus, seedsOf(topic, c.task), topic.targets, c.pages, budget);
     sum.crawls++;
     sum.reachable += m.reachable;
     sum.missed += m.missed.length;
@@ -524,7 +523,8 @@ async function cmdMisses(args: Args): Promise<void> {
   }
   const pct = (x: number) => (sum.missed ? `${Math.round((100 * x) / sum.missed)}%` : '-');
   process.stdout.write(
-    `${lines.map(oneLine).join('\n')}\n${sum.crawls} crawls, ${budget} pages: missed ${sum.missed} of ${sum.reachable} reachable targets; ` +
+    lines.map((l) => `${oneLine(l)}\n`).join('') +
+      `${sum.crawls} crawls, ${budget} pages: missed ${sum.missed} of ${sum.reachable} reachable targets; ` +
       `1 link from a crawled page ${sum.oneHop} (${pct(sum.oneHop)}), 2 links ${sum.twoHops} (${pct(sum.twoHops)}), ` +
       `farther ${sum.missed - sum.oneHop - sum.twoHops} (${pct(sum.missed - sum.oneHop - sum.twoHops)})\n`,
   );
