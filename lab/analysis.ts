@@ -93,7 +93,7 @@ export interface TopicStatics {
    * ({@link knownTargetsCrawl}): the best possible crawl reaches at least this. Absent in older results.
    */
   knownTargetsRecall?: number[];
-  /** Pages that crawl needed to find every reachable target (at most the largest budget). Absent in older results. */
+  /** Pages that crawl needed to find every reachable target; absent when the largest budget was not enough (and in older results). */
   knownTargetsPages?: number;
 }
 
@@ -204,12 +204,14 @@ export function knownTargetsCrawl(
   const n = corpus.size;
   const fetched = new Uint8Array(n);
   const isTarget = new Uint8Array(n);
+  /** Fetched pages in fetch order: every round's search starts from all of them. */
+  const queue = new Int32Array(n);
   let pages = 0;
   for (const id of seeds) {
     const i = corpus.position.get(id);
     if (i !== undefined && !fetched[i]) {
       fetched[i] = 1;
-      pages++;
+      queue[pages++] = i;
     }
   }
   let left = 0;
@@ -224,12 +226,11 @@ export function knownTargetsCrawl(
   const parent = new Int32Array(n);
   const stamp = new Int32Array(n);
   let round = 0;
-  const queue = new Int32Array(n);
   while (left > 0 && pages < budget) {
     round++;
+    // The queue's first `pages` entries are the fetched pages; the search appends after them.
     let head = 0;
-    let tail = 0;
-    for (let i = 0; i < n; i++) if (fetched[i]) queue[tail++] = i;
+    let tail = pages;
     let hit = -1;
     // Breadth-first from every fetched page through unfetched ones; the first target met is a nearest one.
     while (head < tail && hit < 0) {
@@ -251,7 +252,7 @@ export function knownTargetsCrawl(
     for (let k = path.length - 1; k >= 0 && pages < budget; k--) {
       const v = path[k];
       fetched[v] = 1;
-      pages++;
+      queue[pages++] = v;
       if (isTarget[v]) {
         isTarget[v] = 0;
         left--;
@@ -315,11 +316,11 @@ function knownTargets(
   reachable: string[],
   budgets: number[],
 ): Pick<TopicStatics, 'knownTargetsRecall' | 'knownTargetsPages'> {
-  if (!reachable.length) return { knownTargetsRecall: budgets.map(() => NaN), knownTargetsPages: NaN };
+  if (!reachable.length) return { knownTargetsRecall: budgets.map(() => NaN) };
   const foundAt = knownTargetsCrawl(corpus, seeds, reachable, Math.max(...budgets));
   return {
     knownTargetsRecall: budgets.map((b) => foundAt.filter((p) => p <= b).length / reachable.length),
-    knownTargetsPages: foundAt.length === reachable.length ? foundAt[foundAt.length - 1] : Math.max(...budgets),
+    ...(foundAt.length === reachable.length ? { knownTargetsPages: foundAt[foundAt.length - 1] } : {}),
   };
 }
 

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
-import { loadCorpusIndex } from './corpus';
+import { type CorpusIndex, loadCorpusIndex } from './corpus';
 import { mergeResults } from './merge';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
 import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
@@ -169,6 +169,19 @@ function corpusCacheFile(sites: SiteConfig[]): string {
   return join(REPO_ROOT, '.cache', 'lab', `corpus-${key}.idx`);
 }
 
+/** The corpus index of these sites: cached (--corpus-cache FILE, or 'none'), rebuilt on --rebuild-index. */
+function corpusIndexFor(args: Args, web: LocalWeb, sites: SiteConfig[], redirectStubs: boolean): Promise<CorpusIndex> {
+  const cacheArg = str(args, 'corpus-cache');
+  const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
+  return loadCorpusIndex(web, sites, {
+    cacheFile,
+    redirectStubs,
+    workers: indexWorkers(args),
+    rebuild: !!args['rebuild-index'],
+    log,
+  });
+}
+
 async function cmdRun(args: Args): Promise<void> {
   const topicsFile = str(args, 'topics');
   if (!topicsFile) throw new Error('run needs --topics FILE (docweb-topics/1)');
@@ -210,15 +223,7 @@ async function cmdRun(args: Args): Promise<void> {
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
   try {
-    const cacheArg = str(args, 'corpus-cache');
-    const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-    const corpus = await loadCorpusIndex(web, sites, {
-      cacheFile,
-      redirectStubs,
-      workers: indexWorkers(args),
-      rebuild: !!args['rebuild-index'],
-      log,
-    });
+    const corpus = await corpusIndexFor(args, web, sites, redirectStubs);
     const topics = loadTopics(topicsFile, (id) => corpus.position.has(id)).topics;
     const split = splitSummary(topics);
     log(
@@ -417,15 +422,7 @@ function writeTopicsFile(file: string, corpus: string, topics: LabTopic[], note:
 async function cmdTopics(args: Args): Promise<void> {
   const { sites, redirectStubs, corpus: corpusName } = resolveSites(args);
   const web = simulatedWeb({ sites, redirectStubs });
-  const cacheArg = str(args, 'corpus-cache');
-  const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-  const corpus = await loadCorpusIndex(web, sites, {
-    cacheFile,
-    redirectStubs,
-    workers: indexWorkers(args),
-    rebuild: !!args['rebuild-index'],
-    log,
-  });
+  const corpus = await corpusIndexFor(args, web, sites, redirectStubs);
   const { topics, candidates } = generateTopics(corpus, sites, web);
   for (const t of topics) validateTopics({ format: 'docweb-topics/1', topics: [t] }, t.id, (id) => corpus.position.has(id));
   const prefix = resolve(str(args, 'out', join(REPO_ROOT, 'lab', `topics-${corpusName}`))!);
@@ -493,9 +490,7 @@ async function cmdMisses(args: Args): Promise<void> {
   const strategy = str(args, 'strategy');
   const { sites, redirectStubs } = resolveSites(args);
   const web = simulatedWeb({ sites, redirectStubs });
-  const cacheArg = str(args, 'corpus-cache');
-  const cacheFile = cacheArg === 'none' ? undefined : cacheArg ? resolve(cacheArg) : corpusCacheFile(sites);
-  const corpus = await loadCorpusIndex(web, sites, { cacheFile, redirectStubs, workers: indexWorkers(args), log });
+  const corpus = await corpusIndexFor(args, web, sites, redirectStubs);
   const topics = new Map(loadTopics(resolve(topicsFile), (id) => corpus.position.has(id)).topics.map((t) => [t.id, t]));
   const crawls = JSON.parse(readFileSync(resolve(pagesFile), 'utf8')) as {
     topic: string;

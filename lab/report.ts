@@ -101,12 +101,20 @@ function seedsText(res: LabResults, task: TaskId): string {
     : `${counts[0] ?? res.meta.seeds.length} RNG seeds each`;
 }
 
-/** "; every one within 180 pages (median over topics; 90% within 420)". */
-function pagesText(pages: number[]): string {
-  if (!pages.length) return '';
-  const sorted = [...pages].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
-  return `; all of them within ${at(0.5)} pages (median over topics; 90% of topics within ${at(0.9)})`;
+/** "; all of them within 21 pages (median over topics; 90% of topics within 42; 2 of 106 topics not within 2000)". */
+function pagesText(pages: (number | undefined)[], budget: number): string {
+  const sorted = pages.filter((p): p is number => p !== undefined).sort((a, b) => a - b);
+  if (!sorted.length) return `; all of them on no topic within ${budget} pages`;
+  // Topics whose targets were not all found sort last, as if they needed more than the budget.
+  const at = (q: number) => {
+    const k = Math.ceil(q * pages.length) - 1;
+    return k < sorted.length ? String(sorted[k]) : `more than ${budget}`;
+  };
+  const short = pages.length - sorted.length;
+  return (
+    `; all of them within ${at(0.5)} pages (median over topics; 90% of topics within ${at(0.9)}` +
+    `${short ? `; ${short} of ${pages.length} topics not within ${budget}` : ''})`
+  );
 }
 
 function cellText(mean: number, se: number): string {
@@ -134,12 +142,15 @@ export function textTable(res: LabResults, metrics?: string[]): string {
         lines.push(
           `  recall-reachable of a crawl that knows the targets (nearest first): ` +
             res.meta.budgets
-              .map((_, j) => {
-                const v = known.map((s) => s.knownTargetsRecall![j]).filter(Number.isFinite);
-                return `${cellText(meanSe(v).mean, meanSe(v).se)} @${res.meta.budgets[j]}`;
+              .map((budget, j) => {
+                const { mean, se } = meanSe(known.map((s) => s.knownTargetsRecall![j]).filter(Number.isFinite));
+                return `${cellText(mean, se)} @${budget}`;
               })
               .join(', ') +
-            pagesText(known.map((s) => s.knownTargetsPages ?? NaN).filter(Number.isFinite)),
+            pagesText(
+              known.filter((s) => s.reachable.length > 0).map((s) => s.knownTargetsPages),
+              Math.max(...res.meta.budgets),
+            ),
         );
     }
     for (const metric of metricList) {

@@ -210,6 +210,19 @@ describe('lab run on a generated web', () => {
     }
     expect(r.stdout).toContain('targets reachable by links from the seeds: 1.000±0.000 (every target on 2 of 2 topics)');
     expect(r.stdout).toContain('targets reachable by links from the seeds: 0.500±0.500 (every target on 1 of 2 topics)');
+    // The crawl that knows the targets finds every reachable one within a few pages here; none is reachable on knots, Task 2.
+    expect(res.statics.map((s) => [s.topic, s.task, s.knownTargetsRecall, s.knownTargetsPages])).toEqual([
+      ['solar', 1, [1, 1], 6],
+      ['solar', 2, [1, 1], 7],
+      ['knots', 1, [1, 1], 4],
+      ['knots', 2, [null, null], undefined],
+    ]);
+    expect(r.stdout).toContain(
+      'recall-reachable of a crawl that knows the targets (nearest first): 1.000±0.000 @10, 1.000±0.000 @20; all of them within 4 pages (median over topics; 90% of topics within 6)',
+    );
+    expect(r.stdout).toContain(
+      'recall-reachable of a crawl that knows the targets (nearest first): 1.000 @10, 1.000 @20; all of them within 7 pages (median over topics; 90% of topics within 7)',
+    );
     const cell = (task: number, strategy: string, metric: string, budget: number) =>
       res.results.find((x) => x.task === task && x.strategy === strategy && x.metric === metric)!.budgets[String(budget)];
     for (const x of res.results) {
