@@ -55,11 +55,12 @@ import {
   Centroid,
   contextProximity,
   prepareTopic,
-  termsSimilarity,
+  termsSimilarityMeasured,
   urlMatches,
   urlTerms,
   type PreparedTopic,
 } from './link-scoring';
+import { measure, termVector, type MeasuredVector } from '../text/vector';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, asObject, num, str, strings } from './state';
 
@@ -93,6 +94,8 @@ const SEED_SCORE = 1e6;
  */
 const UP_WEIGHT = 3;
 const DOWN_WEIGHT = 1;
+/** Links whose URL words are kept (a few hundred KB: pages repeat their site's navigation links). */
+const URL_WORDS_KEPT = 4096;
 /** Fetched pages whose link features are kept for judgements. */
 const JUDGEABLE_PAGES = 2000;
 
@@ -323,6 +326,8 @@ interface LinkInfo {
   url: string[];
   /** Terms the centroid reads: anchor, context and URL words. */
   words: string[];
+  /** `words` counted and measured, kept while the link is queued (it is re-scored at every retraining); not saved. */
+  measuredWords?: MeasuredVector;
   /** Hashed classifier features. */
   features: number[];
   inherited: number;
@@ -367,6 +372,8 @@ export class ForagerStrategy extends FrontierStrategy {
   private seedSites = new Set<string>();
   /** Share of relevant pages among the recent ones (a moving average over about HARVEST_PAGES pages). */
   private recentHarvest = 1;
+  /** URL words of recent links (pages of one site repeat their navigation links); not saved. */
+  private urlWordsKept = new Map<string, string[]>();
 
   constructor(ctx: StrategyContext) {
     // Seeds above any link score, so they go first.
@@ -382,24 +389,41 @@ export class ForagerStrategy extends FrontierStrategy {
     parentInherited: number,
     uw = urlTerms(link.url, this.topic.language),
   ): { score: ForagerScore; info: LinkInfo } {
+    const { info, anchor, context } = this.linkInfo(link, sim, parentInherited, uw);
+    return { score: this.parts(info, { page: sim, inherited: info.inherited, anchor, context }), info };
+  }
+
+  /** What the strategy keeps of a link, with the fixed parts of its score. */
+  private linkInfo(
+    link: LinkFeature,
+    sim: number,
+    parentInherited: number,
+    uw: string[],
+  ): { info: LinkInfo; anchor: number; context: number } {
     const p = this.params;
     const inherited = Math.max(sim, p.decay * parentInherited);
-    const anchor = termsSimilarity(link.anchorTerms, this.topic.vector);
+    const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
     const context = contextProximity(link, this.topic.set);
     const matches = urlMatches(uw, this.topic);
     const { site, section } = siteOf(link.url);
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
     const features = this.classifier.prefixed(linkFeatures(link, uw, site, section));
     const base = p.wPage * sim + p.wInherited * inherited + p.wAnchor * anchor + p.wContext * context;
-    const info: LinkInfo = { base, url: matches, words, features, inherited, site, section };
-    return { score: this.parts(info, { page: sim, inherited, anchor, context }), info };
+    return { info: { base, url: matches, words, features, inherited, site, section }, anchor, context };
+  }
+
+  /** The centroid's part of a link's score (its words measured once while it is queued). */
+  private learnedScore(info: LinkInfo): number {
+    if (this.centroid.size === 0 || this.params.wLearned === 0) return 0;
+    info.measuredWords ??= measure(termVector(info.words));
+    return this.centroid.scoreMeasured(info.measuredWords);
   }
 
   /** The parts that change as the crawl learns, and the total. */
   private parts(info: LinkInfo, fixed: Pick<ForagerScore, 'page' | 'inherited' | 'anchor' | 'context'>): ForagerScore {
     const p = this.params;
     const url = this.urlScore(info.url);
-    const learned = this.centroid.size > 0 && p.wLearned !== 0 ? this.centroid.score(info.words) : 0;
+    const learned = this.learnedScore(info);
     const classifier = this.classifier.examples > 0 && p.wClassifier !== 0 ? this.classifier.predict(info.features) : 0;
     const section = this.bandit.mean(info.section, info.site) - this.bandit.overall();
     const share = this.bandit.share(info.site);
@@ -411,7 +435,7 @@ export class ForagerStrategy extends FrontierStrategy {
   /** The same total as {@link parts}, without building the parts (the whole frontier is re-scored every interval). */
   private total(info: LinkInfo): number {
     const p = this.params;
-    const learned = this.centroid.size > 0 && p.wLearned !== 0 ? this.centroid.score(info.words) : 0;
+    const learned = this.learnedScore(info);
     const classifier = this.classifier.examples > 0 && p.wClassifier !== 0 ? this.classifier.predict(info.features) : 0;
     const section = this.bandit.mean(info.section, info.site) - this.bandit.overall();
     return (
@@ -422,6 +446,17 @@ export class ForagerStrategy extends FrontierStrategy {
       p.wSection * section -
       p.wShare * this.bandit.share(info.site)
     );
+  }
+
+  /** The words of a link's URL (see urlTerms), kept for the next pages that link to it. */
+  private urlTermsOf(url: string): string[] {
+    let words = this.urlWordsKept.get(url);
+    if (words === undefined) {
+      words = urlTerms(url, this.topic.language);
+      if (this.urlWordsKept.size >= URL_WORDS_KEPT) this.urlWordsKept.clear();
+      this.urlWordsKept.set(url, words);
+    }
+    return words;
   }
 
   /** The URL part: topic terms in the URL weighted by their rarity among link URLs seen (as in forager-classic). */
@@ -451,26 +486,26 @@ export class ForagerStrategy extends FrontierStrategy {
     }
     const parentInherited = own?.inherited ?? 0;
     // Every link's URL counts into the rarity weights before any link of the page is scored.
-    const urlWords = page.links.map((link) => urlTerms(link.url, this.topic.language));
+    const urlWords = page.links.map((link) => this.urlTermsOf(link.url));
     for (const uw of urlWords) {
       this.urlSeen++;
       for (const t of urlMatches(uw, this.topic)) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
     }
     for (let i = 0; i < page.links.length; i++) {
       const link = page.links[i];
-      const { score, info } = this.scoreLink(link, sim, parentInherited, urlWords[i]);
+      const { info } = this.linkInfo(link, sim, parentInherited, urlWords[i]);
+      const total = this.total(info);
       if (this.info.has(link.url) && this.frontier.has(link.url)) {
-        if (score.total > this.frontier.scoreOf(link.url)!) {
-          this.frontier.setScore(link.url, score.total);
+        if (total > this.frontier.scoreOf(link.url)!) {
+          this.frontier.setScore(link.url, total);
           this.info.set(link.url, info);
         }
         continue;
       }
       if (this.reservedSite.has(link.url)) this.unreserve(link.url);
-      const result = this.enqueue(link.url, score.total, page);
+      const result = this.enqueue(link.url, total, page);
       if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
-      else if (result === 'rejected')
-        this.reserve({ url: link.url, score: score.total, depth: page.depth + 1, from: page.url }, info);
+      else if (result === 'rejected') this.reserve({ url: link.url, score: total, depth: page.depth + 1, from: page.url }, info);
     }
     if (this.pages % this.params.interval === 0) this.retrain();
   }
@@ -576,6 +611,7 @@ export class ForagerStrategy extends FrontierStrategy {
   private judgeable = new Map<string, LinkInfo>();
 
   private rememberJudgeable(url: string, info: LinkInfo): void {
+    info.measuredWords = undefined; // a fetched page's link is not scored again
     this.judgeable.set(url, info);
     if (this.judgeable.size > JUDGEABLE_PAGES) this.judgeable.delete(this.judgeable.keys().next().value!);
   }
@@ -598,6 +634,7 @@ export class ForagerStrategy extends FrontierStrategy {
       }
     }
     this.topic = prepareTopic(change.topic);
+    this.urlWordsKept.clear(); // the topic's language may have changed
     if (change.moved.size > 0) {
       // A link's fixed parts count its parent's similarity once directly and once through what it inherits.
       const factor = this.params.wPage + this.params.wInherited;

@@ -18,19 +18,27 @@ export interface PreparedTopic {
   terms: string[];
   set: Set<string>;
   language: string;
+  /** The topic vector measured once: every anchor of every page is scored against it. */
+  measured: MeasuredVector;
 }
 
 /** Tokenizes a topic's keywords (and context) once, for the many link scores a crawl computes. */
 export function prepareTopic(topic: Topic): PreparedTopic {
   const vector = topicVector(topic);
   const terms = Object.keys(keywordVector(topic));
-  return { vector, terms, set: new Set(terms), language: topic.language ?? 'en' };
+  return { vector, terms, set: new Set(terms), language: topic.language ?? 'en', measured: measure(vector) };
 }
 
 /** Cosine similarity of a list of terms (e.g. an anchor's) to a vector; 0 for an empty list. */
 export function termsSimilarity(terms: readonly string[], vector: TermVector): number {
   if (terms.length === 0) return 0;
   return cosine(termVector(terms as string[]), vector);
+}
+
+/** {@link termsSimilarity} to a vector measured once (the same value, bit for bit). */
+export function termsSimilarityMeasured(terms: readonly string[], vector: MeasuredVector): number {
+  if (terms.length === 0) return 0;
+  return cosineMeasured(measure(termVector(terms as string[])), vector);
 }
 
 /**
@@ -159,8 +167,14 @@ export class Centroid {
   /** Cosine similarity of `terms` to the centroid (the same value as `termsSimilarity(terms, this.vector())`). */
   score(terms: readonly string[]): number {
     if (terms.length === 0) return 0;
+    return this.scoreMeasured(measure(termVector(terms as string[])));
+  }
+
+  /** {@link score} of terms already counted and measured (a queued link is re-scored at every retraining). */
+  scoreMeasured(terms: MeasuredVector): number {
+    if (terms.size === 0) return 0;
     this.measured ??= measure(this.vector());
-    return cosineMeasured(measure(termVector(terms as string[])), this.measured);
+    return cosineMeasured(terms, this.measured);
   }
 
   private prune(): void {
