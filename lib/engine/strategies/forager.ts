@@ -99,6 +99,9 @@ const URL_WORDS_KEPT = 4096;
 /** Fetched pages whose link features are kept for judgements. */
 const JUDGEABLE_PAGES = 2000;
 
+/** Feature names whose bucket is kept, per prefix. */
+const BUCKETS_KEPT = 8192;
+
 /** Number of hashed feature buckets of the link classifier (2^12). */
 export const CLASSIFIER_BUCKETS = 4096;
 
@@ -142,6 +145,8 @@ export class OnlineLogistic {
   /** Examples seen, positives among them. */
   examples = 0;
   positives = 0;
+  /** Buckets of recent feature names, by prefix (names repeat from link to link); not saved. */
+  private readonly bucketsKept = new Map<string, Map<string, number>>();
 
   constructor(
     readonly buckets = CLASSIFIER_BUCKETS,
@@ -161,9 +166,24 @@ export class OnlineLogistic {
    * the joined names, in the same order, without building the joined strings (this runs for every link of every page).
    */
   prefixed(groups: readonly (readonly [string, readonly string[]])[]): number[] {
-    const out = new Set<number>();
-    for (const [prefix, names] of groups) for (const name of names) out.add(fnv1a(name, prefix) % this.buckets);
-    return [...out];
+    const out: number[] = [];
+    for (let g = 0; g < groups.length; g++) {
+      const prefix = groups[g][0];
+      const names = groups[g][1];
+      let kept = this.bucketsKept.get(prefix);
+      if (kept === undefined) this.bucketsKept.set(prefix, (kept = new Map()));
+      for (let i = 0; i < names.length; i++) {
+        let bucket = kept.get(names[i]);
+        if (bucket === undefined) {
+          bucket = fnv1a(names[i], prefix) % this.buckets;
+          if (kept.size >= BUCKETS_KEPT) kept.clear();
+          kept.set(names[i], bucket);
+        }
+        // A few dozen features: a scan is cheaper than a set.
+        if (!out.includes(bucket)) out.push(bucket);
+      }
+    }
+    return out;
   }
 
   /** P(positive) for hashed feature indices. */
