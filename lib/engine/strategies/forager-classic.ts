@@ -38,7 +38,7 @@ import {
   Centroid,
   contextProximity,
   prepareTopic,
-  termsSimilarity,
+  termsSimilarityMeasured,
   urlMatches,
   urlTerms,
   type PreparedTopic,
@@ -107,7 +107,7 @@ export class ForagerClassic extends FrontierStrategy {
   scoreLink(link: LinkFeature, sim: number, parentInherited: number): { score: ForagerScore; info: LinkInfo } {
     const p = this.params;
     const inherited = Math.max(sim, p.decay * parentInherited);
-    const anchor = termsSimilarity(link.anchorTerms, this.topic.vector);
+    const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
     const context = contextProximity(link, this.topic.set);
     const uw = urlTerms(link.url, this.topic.language);
     const matches = urlMatches(uw, this.topic);

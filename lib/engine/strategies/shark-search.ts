@@ -16,7 +16,7 @@
  */
 import type { EvaluatedPage, FrontierEntry, Json, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
-import { prepareTopic, termsSimilarity, type PreparedTopic } from './link-scoring';
+import { prepareTopic, termsSimilarityMeasured, type PreparedTopic } from './link-scoring';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, num, str } from './state';
 
@@ -65,8 +65,9 @@ export class SharkSearch extends FrontierStrategy {
     const inherited = relevant ? p.decay * sim : p.decay * own.inherited;
     const ttl = p.depth > 0 ? (relevant ? p.depth : own.ttl - 1) : 0;
     return page.links.map((link) => {
-      const anchor = termsSimilarity(link.anchorTerms, this.topic.vector);
-      const context = anchor > 0 ? 1 : termsSimilarity([...link.contextBefore, ...link.contextAfter], this.topic.vector);
+      const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
+      const context =
+        anchor > 0 ? 1 : termsSimilarityMeasured([...link.contextBefore, ...link.contextAfter], this.topic.measured);
       const neighborhood = p.beta * anchor + (1 - p.beta) * context;
       const potential = p.gamma * inherited + (1 - p.gamma) * neighborhood;
       return { url: link.url, score: { inherited, anchor, context, neighborhood, potential, ttl } };
