@@ -94,6 +94,11 @@ function addParam(s: LabStrategy, kv: string): void {
 export class CachingEvaluator implements Evaluator {
   private readonly cache = new Map<string, { reading: PageReading; bytes: number }>();
   private readonly topics = new WeakMap<Topic, TopicScoring>();
+  /**
+   * Digests of bodies seen, by the body itself: the simulated network hands over the answer it keeps for a URL
+   * (SentAnswers), the same bytes object each time, and nothing writes into a served body.
+   */
+  private readonly digests = new WeakMap<Uint8Array, string>();
   private bytes = 0;
   hits = 0;
   misses = 0;
@@ -119,7 +124,11 @@ export class CachingEvaluator implements Evaluator {
   }
 
   private lookup(input: EvaluationInput): { hit: boolean; evaluation: Promise<PageEvaluation> } {
-    const digest = createHash('sha1').update(input.body).digest('base64');
+    let digest = this.digests.get(input.body);
+    if (digest === undefined) {
+      digest = createHash('sha1').update(input.body).digest('base64');
+      this.digests.set(input.body, digest);
+    }
     const key = `${input.url}\0${input.contentType ?? ''}\0${input.contextWindow ?? ''}\0${digest}`;
     let entry = this.cache.get(key);
     const hit = entry !== undefined;
