@@ -79,6 +79,25 @@ describe('OnlineLogistic', () => {
     expect(c.indices(['a:solar', 'a:solar'])).toHaveLength(1);
   });
 
+  it('gives the same buckets, in the same order, with its kept buckets and after they are dropped', () => {
+    const c = new OnlineLogistic();
+    const fresh = (groups: [string, string[]][]) => {
+      const out = new Set<number>();
+      for (const [prefix, names] of groups) for (const name of names) out.add(new OnlineLogistic().indices([prefix + name])[0]);
+      return [...out];
+    };
+    // More names than the kept buckets hold (8192 per prefix), so the kept map is dropped on the way.
+    for (let i = 0; i < 9000; i += 7) {
+      const groups: [string, string[]][] = [
+        ['a:', [`w${i}`, `w${i + 1}`, `w${i}`]],
+        ['c:', [`w${i}`, `v${i % 50}`]],
+        ['c:', [`v${i % 50}`]],
+        ['u:', [`w${i + 2}`]],
+      ];
+      expect(c.prefixed(groups)).toEqual(fresh(groups));
+    }
+  });
+
   it('up-weights positives by the negative/positive ratio (capped at 20)', () => {
     const balanced = new OnlineLogistic();
     const rare = new OnlineLogistic();

@@ -16,6 +16,7 @@ import {
   Centroid,
   contextProximity,
   termsSimilarity,
+  termsSimilarityMeasured,
   urlSimilarity,
   urlTerms,
   prepareTopic,
@@ -23,6 +24,7 @@ import {
 import { agentValue, cooccurringTerm, linkWords } from '../../lib/engine/strategies/infospiders';
 import { Rng } from '../../lib/engine/rng';
 import { tokenize } from '../../lib/engine/text/tokenize';
+import { measure, termVector } from '../../lib/engine/text/vector';
 import { createCrawl } from '../../lib/engine/crawl';
 import { createFetcher } from '../../lib/engine/fetch/fetcher';
 import type { EvaluatedPage, FrontierEntry, LinkFeature, Strategy, StrategyContext } from '../../lib/engine/types';
@@ -229,8 +231,22 @@ describe('link scoring helpers', () => {
       // Small and large examples, so the walk is sometimes over the query and sometimes over the centroid.
       for (const terms of [pick(3), pick(40), pick(1), [], pick(200)]) {
         expect(c.score(terms)).toBe(termsSimilarity(terms, c.vector()));
+        // Measured once and scored again after retrainings (as forager keeps a queued link's words): the same value.
+        const measured = measure(termVector(terms));
+        expect(c.scoreMeasured(measured)).toBe(c.score(terms));
       }
       c.add(pick(1 + rng.int(60)));
+    }
+  });
+
+  it('scores terms against a topic measured once exactly as against its vector (numeric terms iterate first)', () => {
+    const rng = new Rng(11);
+    const vocab = ['solar', 'lens', '2', '10', 'mirror', '007', 'x1', 'telescop', '3'];
+    const topic = prepareTopic({ keywords: 'solar 10 lens telescope', context: ['mirror 2 solar', '007 lens'] });
+    expect(topic.measured.vector).toBe(topic.vector);
+    for (let i = 0; i < 200; i++) {
+      const terms = Array.from({ length: rng.int(25) }, () => vocab[rng.int(vocab.length)]);
+      expect(termsSimilarityMeasured(terms, topic.measured)).toBe(termsSimilarity(terms, topic.vector));
     }
   });
 });
