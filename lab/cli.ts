@@ -7,7 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, freemem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { analyze, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
 import { type CorpusIndex, loadCorpusIndex } from './corpus';
@@ -16,7 +16,7 @@ import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prep
 import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
 import { networkModel } from './network';
-import { type NetworkSetting, parseStrategies, runCrawls, type CrawlJob } from './run';
+import { type NetworkSetting, parseStrategies, readingCacheFor, runCrawls, type CrawlJob } from './run';
 import { oneLine } from '../lib/app/text-safety';
 import { loadSitesDir, type SiteConfig } from './sites';
 import { generateTopics, splitOf } from './topic-generator';
@@ -52,7 +52,8 @@ run options:
   --sites DIR          a folder of sites to use instead of a corpus (each subfolder one origin)
   --workers N          worker threads running crawls and building the corpus index (default: one per core; 0 = none)
   --parallel N         crawls at once per worker (default 4 over HTTP, 1 on the simulated network)
-  --reading-cache MB   page readings each worker keeps, estimated (default 2048; the worker's heap grows with it)
+  --reading-cache MB   page readings each worker keeps, estimated (default: half the free memory shared among the
+                       workers, 2048 to 6144; the worker's heap grows with it)
   --fetch-concurrency N  fetches in flight per crawl (default 8)
   --max-bytes N        fetcher body cap (default: the engine's)
   --delay MS           server delay per request over HTTP (default 0)
@@ -247,6 +248,8 @@ async function cmdRun(args: Args): Promise<void> {
     log(
       `lab: ${jobs.length} crawls of ${Math.max(...budgets)} pages (${topics.length} topics x ${tasks.length} tasks x ${strategies.length} strategies x ${seeds.length} seeds), ${parallel} at a time`,
     );
+    const readingCacheBytes = readingCacheMb === undefined ? readingCacheFor(workers, freemem()) : readingCacheMb * 2 ** 20;
+    if (workers > 0) log(`lab: each of ${workers} workers keeps up to ${readingCacheBytes / 2 ** 20} MB of page readings`);
     const { records, stats } = await runCrawls({
       web,
       jobs,
@@ -256,7 +259,7 @@ async function cmdRun(args: Args): Promise<void> {
       parallel,
       fetchConcurrency,
       maxBytes,
-      readingCacheBytes: readingCacheMb === undefined ? undefined : readingCacheMb * 2 ** 20,
+      readingCacheBytes,
       network,
       sites,
       redirectStubs,

@@ -3,7 +3,15 @@
  * topic's; lanes walk their own stretches of a chain of topics on the same sites, and share topics only at the end.
  */
 import { describe, expect, it } from 'vitest';
-import { type CrawlTask, JobQueue, sitesOfTopic, topicChain } from '../../lab/run';
+import {
+  type CrawlTask,
+  DEFAULT_READING_CACHE_BYTES,
+  JobQueue,
+  MAX_DEFAULT_READING_CACHE_BYTES,
+  readingCacheFor,
+  sitesOfTopic,
+  topicChain,
+} from '../../lab/run';
 
 const task = (index: number, topicId: string): CrawlTask => ({
   index,
@@ -94,5 +102,20 @@ describe('the lab job queue', () => {
     const order: number[] = [];
     for (let t = q.take(0); t; t = q.take(0)) order.push(t.index);
     expect(order).toEqual(tasks.map((t) => t.index));
+  });
+});
+
+describe('the readings a crawl worker keeps by default', () => {
+  const GB = 2 ** 30;
+  it('is half the free memory shared among the workers, in whole MB, between 2 and 6 GB', () => {
+    expect(readingCacheFor(2, 20 * GB)).toBe(5 * GB);
+    expect(readingCacheFor(2, 21.3 * GB) % 2 ** 20).toBe(0);
+    expect(readingCacheFor(2, 40 * GB)).toBe(MAX_DEFAULT_READING_CACHE_BYTES);
+    expect(readingCacheFor(2, 6 * GB)).toBe(DEFAULT_READING_CACHE_BYTES);
+    expect(readingCacheFor(4, 24 * GB)).toBe(3 * GB);
+  });
+
+  it('stays at the default for crawls in the main thread, whose heap is not grown', () => {
+    expect(readingCacheFor(0, 64 * GB)).toBe(DEFAULT_READING_CACHE_BYTES);
   });
 });
