@@ -94,8 +94,8 @@ const SEED_SCORE = 1e6;
  */
 const UP_WEIGHT = 3;
 const DOWN_WEIGHT = 1;
-/** Links whose URL words are kept (a few hundred KB: pages repeat their site's navigation links). */
-const URL_WORDS_KEPT = 4096;
+/** Links whose URL parts are kept (a few hundred KB: pages repeat their site's navigation links). */
+const URL_PARTS_KEPT = 4096;
 /** Fetched pages whose link features are kept for judgements. */
 const JUDGEABLE_PAGES = 2000;
 
@@ -338,6 +338,14 @@ function linkFeatures(link: LinkFeature, urlWords: readonly string[], site: stri
   ] as const;
 }
 
+/** What a link's URL says: its words (urlTerms), the topic terms they name (urlMatches), its site and section. */
+interface UrlParts {
+  words: string[];
+  matches: string[];
+  site: string;
+  section: string;
+}
+
 /** What the strategy remembers of a queued link. */
 interface LinkInfo {
   /** Fixed parts of the score (parent, inherited, anchor, context). */
@@ -392,8 +400,8 @@ export class ForagerStrategy extends FrontierStrategy {
   private seedSites = new Set<string>();
   /** Share of relevant pages among the recent ones (a moving average over about HARVEST_PAGES pages). */
   private recentHarvest = 1;
-  /** URL words of recent links (pages of one site repeat their navigation links); not saved. */
-  private urlWordsKept = new Map<string, string[]>();
+  /** What the URLs of recent links say (pages of one site repeat their navigation links); not saved. */
+  private urlPartsKept = new Map<string, UrlParts>();
 
   constructor(ctx: StrategyContext) {
     // Seeds above any link score, so they go first.
@@ -409,7 +417,8 @@ export class ForagerStrategy extends FrontierStrategy {
     parentInherited: number,
     uw = urlTerms(link.url, this.topic.language),
   ): { score: ForagerScore; info: LinkInfo } {
-    const { info, anchor, context } = this.linkInfo(link, sim, parentInherited, uw);
+    const parts = { words: uw, matches: urlMatches(uw, this.topic), ...siteOf(link.url) };
+    const { info, anchor, context } = this.linkInfo(link, sim, parentInherited, parts);
     return { score: this.parts(info, { page: sim, inherited: info.inherited, anchor, context }), info };
   }
 
@@ -418,14 +427,12 @@ export class ForagerStrategy extends FrontierStrategy {
     link: LinkFeature,
     sim: number,
     parentInherited: number,
-    uw: string[],
+    { words: uw, matches, site, section }: UrlParts,
   ): { info: LinkInfo; anchor: number; context: number } {
     const p = this.params;
     const inherited = Math.max(sim, p.decay * parentInherited);
     const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
     const context = contextProximity(link, this.topic.set);
-    const matches = urlMatches(uw, this.topic);
-    const { site, section } = siteOf(link.url);
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
     const features = this.classifier.prefixed(linkFeatures(link, uw, site, section));
     const base = p.wPage * sim + p.wInherited * inherited + p.wAnchor * anchor + p.wContext * context;
@@ -468,15 +475,16 @@ export class ForagerStrategy extends FrontierStrategy {
     );
   }
 
-  /** The words of a link's URL (see urlTerms), kept for the next pages that link to it. */
-  private urlTermsOf(url: string): string[] {
-    let words = this.urlWordsKept.get(url);
-    if (words === undefined) {
-      words = urlTerms(url, this.topic.language);
-      if (this.urlWordsKept.size >= URL_WORDS_KEPT) this.urlWordsKept.clear();
-      this.urlWordsKept.set(url, words);
+  /** What a link's URL says (its words, the topic terms they name, its site), kept for the next pages that link to it. */
+  private urlPartsOf(url: string): UrlParts {
+    let parts = this.urlPartsKept.get(url);
+    if (parts === undefined) {
+      const words = urlTerms(url, this.topic.language);
+      parts = { words, matches: urlMatches(words, this.topic), ...siteOf(url) };
+      if (this.urlPartsKept.size >= URL_PARTS_KEPT) this.urlPartsKept.clear();
+      this.urlPartsKept.set(url, parts);
     }
-    return words;
+    return parts;
   }
 
   /** The URL part: topic terms in the URL weighted by their rarity among link URLs seen (as in forager-classic). */
@@ -506,14 +514,14 @@ export class ForagerStrategy extends FrontierStrategy {
     }
     const parentInherited = own?.inherited ?? 0;
     // Every link's URL counts into the rarity weights before any link of the page is scored.
-    const urlWords = page.links.map((link) => this.urlTermsOf(link.url));
-    for (const uw of urlWords) {
+    const urlParts = page.links.map((link) => this.urlPartsOf(link.url));
+    for (const { matches } of urlParts) {
       this.urlSeen++;
-      for (const t of urlMatches(uw, this.topic)) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
+      for (const t of matches) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
     }
     for (let i = 0; i < page.links.length; i++) {
       const link = page.links[i];
-      const { info } = this.linkInfo(link, sim, parentInherited, urlWords[i]);
+      const { info } = this.linkInfo(link, sim, parentInherited, urlParts[i]);
       const total = this.total(info);
       if (this.info.has(link.url) && this.frontier.has(link.url)) {
         if (total > this.frontier.scoreOf(link.url)!) {
@@ -654,7 +662,7 @@ export class ForagerStrategy extends FrontierStrategy {
       }
     }
     this.topic = prepareTopic(change.topic);
-    this.urlWordsKept.clear(); // the topic's language may have changed
+    this.urlPartsKept.clear(); // the topic's terms and language may have changed
     if (change.moved.size > 0) {
       // A link's fixed parts count its parent's similarity once directly and once through what it inherits.
       const factor = this.params.wPage + this.params.wInherited;

@@ -8,7 +8,7 @@
 import type { Json, LinkFeature, TermVector, Topic } from '../types';
 import { asObject, num } from './state';
 import { tokenize } from '../text/tokenize';
-import { cosine, cosineMeasured, keywordVector, measure, termVector, topicVector, type MeasuredVector } from '../text/vector';
+import { cosineMeasured, keywordVector, measure, termVector, topicVector, type MeasuredVector } from '../text/vector';
 
 /** A topic prepared for link scoring: its term vector and the query's distinct terms. */
 export interface PreparedTopic {
@@ -31,8 +31,7 @@ export function prepareTopic(topic: Topic): PreparedTopic {
 
 /** Cosine similarity of a list of terms (e.g. an anchor's) to a vector; 0 for an empty list. */
 export function termsSimilarity(terms: readonly string[], vector: TermVector): number {
-  if (terms.length === 0) return 0;
-  return cosine(termVector(terms as string[]), vector);
+  return termsSimilarityMeasured(terms, measure(vector));
 }
 
 /** {@link termsSimilarity} to a vector measured once (the same value, bit for bit). */
