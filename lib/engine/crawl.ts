@@ -28,7 +28,7 @@ import { measuredTopic, pageProfile, withFeedback } from './text/feedback';
 import { cosineMeasured, measure, type MeasuredVector } from './text/vector';
 import { createStrategy } from './strategies/index';
 import { canonicalizeUrl } from './url/canonical';
-import { checkUrl, type UrlCheck, type UrlPolicy } from './url/rules';
+import { checkUrl, urlChecker, type UrlCheck, type UrlPolicy } from './url/rules';
 import type {
   CrawlCheckpoint,
   CrawlEvent,
@@ -57,8 +57,6 @@ export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
 /** Examples kept per URL rule in {@link RefusedLinks}, and their length. */
 const REFUSED_EXAMPLES = 3;
 const REFUSED_EXAMPLE_CHARS = 300;
-/** Outlink verdicts of the URL rules remembered per crawl (then it starts over): pages of a site share most links. */
-const URL_CHECKS_KEPT = 100_000;
 /** Site gates of queued URLs remembered per crawl (then it starts over). */
 const URL_GATES_KEPT = 100_000;
 /** The gate of a URL fetched already: ready (it is dropped when handed out). */
@@ -196,7 +194,8 @@ class CrawlRun implements Crawl {
   private readonly finished: Finished[] = [];
   private linksRefused: RefusedLinks = { total: 0, byRule: {} };
   /** The URL rules' verdict on outlinks seen (the rules are the crawl's own, fixed: a URL's verdict does not change). */
-  private readonly urlChecks = new Map<string, UrlCheck>();
+  /** The URL rules on outlinks, verdicts kept (shared with other crawls under the same rules object). */
+  private readonly checkLink: (url: string) => UrlCheck;
   private refusedReported = 0;
   private running = 0;
   private pagesEvaluated = 0;
@@ -232,6 +231,8 @@ class CrawlRun implements Crawl {
     } else this.ready = isReady ? (url) => fetched.has(url) || isReady(url) : () => true;
     this.clock = options.fetcher.clock ?? realClock;
     this.policy = options.fetcher.urlPolicy ?? {};
+    this.checkLink = urlChecker(this.policy);
+    this.checkLink = urlChecker(this.policy);
     this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
     this.evaluator = options.evaluator ?? localEvaluator;
     const cp = options.checkpoint;
@@ -676,12 +677,7 @@ class CrawlRun implements Crawl {
     const out: LinkFeature[] = [];
     for (const link of links) {
       if (link.url === pageUrl || this.fetched.has(link.url)) continue;
-      let verdict = this.urlChecks.get(link.url);
-      if (verdict === undefined) {
-        verdict = checkUrl(link.url, this.policy);
-        if (this.urlChecks.size >= URL_CHECKS_KEPT) this.urlChecks.clear();
-        this.urlChecks.set(link.url, verdict);
-      }
+      const verdict = this.checkLink(link.url);
       if (verdict.ok) {
         out.push(link);
         continue;

@@ -21,6 +21,8 @@ import type { TermVector } from '../../lib/engine/types';
 import {
   compareStrategies,
   corpusBm25,
+  corpusIdf,
+  DescriptionSimilarity,
   knownTargetsCrawl,
   type MetricResult,
   missedTargets,
@@ -191,6 +193,58 @@ describe('static rankings', () => {
     const df = docs.filter((d) => d.terms.beta).length;
     expect(corpus.idf('beta')).toBe(Math.log(60 / df));
     expect(corpus.idf('nothere')).toBeUndefined();
+  });
+
+  it("harvest's similarity to a description equals the cosine of the pages' TF-IDF vectors, to the bit", () => {
+    let state = 11;
+    const rand = () => (state = (state * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    // numeric terms come first in an object's order; 'every' is on every page (IDF 0, left out of the vectors)
+    const vocab = [
+      'alpha',
+      '900',
+      'beta',
+      '42',
+      'gamma',
+      '7',
+      '13',
+      'delta',
+      '042',
+      'zeta',
+      '4294967295',
+      '5',
+      'theta',
+      '1e3',
+      'kappa',
+      '0',
+      '300',
+    ];
+    const docs: CorpusDoc[] = Array.from({ length: 80 }, (_, i) => {
+      const terms: TermVector = {};
+      for (const w of vocab) if (rand() < 0.45) terms[w] = 1 + Math.floor(rand() * 9);
+      terms.every = 1 + (i % 3);
+      return doc(`s/p${i}.html`, terms);
+    });
+    const corpus = CorpusIndex.fromDocs(docs);
+    const idf = corpusIdf(corpus);
+    const similarity = new DescriptionSimilarity(corpus);
+    const descriptions: TermVector[] = [
+      { beta: 2, '42': 1, theta: 1, nothere: 3 }, // smaller than most pages
+      Object.fromEntries(vocab.map((w, i) => [w, 1 + (i % 4)])), // larger than every page: the page's order is kept
+      { every: 1 }, // a zero vector: similarity 0
+      { '7': 1, alpha: 1, kappa: 2, eta: 1, zeta: 1 },
+    ];
+    let compared = 0;
+    for (const d of descriptions) {
+      const desc = tfidf(d, idf);
+      const of = similarity.to(desc);
+      for (let i = 0; i < corpus.size; i++) {
+        expect(Object.is(of(i), sparseCosine(tfidf(corpus.tf(i), idf), desc))).toBe(true);
+        compared++;
+      }
+    }
+    expect(compared).toBe(320);
+    expect(similarity.to(tfidf({ every: 1 }, idf))(0)).toBe(0);
+    expect(similarity.to(tfidf({ beta: 1 }, idf))(docs.findIndex((x) => x.terms.beta))).toBeGreaterThan(0);
   });
 
   it('PageRank over compressed rows equals the plain power iteration', () => {

@@ -1,5 +1,13 @@
-import { describe, expect, it } from 'vitest';
-import { canonicalizeUrl, checkAddress, checkUrl, hostKind, isPrivateHost, isTrackingParam } from '../../lib/engine/url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  canonicalizeUrl,
+  checkAddress,
+  checkUrl,
+  hostKind,
+  isPrivateHost,
+  isTrackingParam,
+  urlChecker,
+} from '../../lib/engine/url';
 import { MAX_GUARD_HOSTS, namedHostUrlFilters, networkGuardRules, PRIVATE_URL_FILTERS } from '../../lib/app/network-guard';
 
 describe('canonicalizeUrl', () => {
@@ -277,6 +285,51 @@ describe('checkUrl', () => {
       expect(() => checkUrl(u)).not.toThrow();
     }
     expect(checkUrl(42 as unknown as string).ok).toBe(false);
+  });
+});
+
+describe('urlChecker: checkUrl with its verdicts kept', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it("gives checkUrl's verdicts, asked once or again, kept per rules object", () => {
+    const urls = [
+      'https://example.com/a',
+      'https://example.com/a',
+      'https://other.org/b',
+      'http://192.168.1.1/',
+      'https://example.com/logo.png',
+      'ftp://example.com/',
+      'https://example.com/;jsessionid=abc',
+      'not a url',
+    ];
+    const onlyExample = { allowedHosts: ['example.com'] };
+    const anyHost = {};
+    const a = urlChecker(onlyExample);
+    const b = urlChecker(anyHost);
+    for (const u of [...urls, ...urls]) {
+      expect(a(u), u).toEqual(checkUrl(u, onlyExample));
+      expect(b(u), u).toEqual(checkUrl(u, anyHost));
+    }
+    // the two rules objects keep their own verdicts: other.org is refused by one, allowed by the other
+    expect(a('https://other.org/b').ok).toBe(false);
+    expect(b('https://other.org/b').ok).toBe(true);
+    // a checker made later for the same rules object shares what the first kept (the same verdict object)
+    expect(urlChecker(onlyExample)('https://other.org/b')).toBe(a('https://other.org/b'));
+    // an equal but distinct rules object does not
+    expect(urlChecker({ allowedHosts: ['example.com'] })('https://other.org/b')).not.toBe(a('https://other.org/b'));
+  });
+
+  it('starts over when the year changes (calendar traps are judged against the current year)', () => {
+    vi.useFakeTimers();
+    vi.setSystemTime(Date.UTC(2026, 11, 31, 23, 59));
+    const check = urlChecker({});
+    const url = 'https://example.com/archive/2029/01/';
+    expect(check(url).ok).toBe(false); // more than 2 years ahead
+    vi.setSystemTime(Date.UTC(2027, 0, 1, 0, 1));
+    expect(check(url)).toEqual({ ok: true });
+    expect(check(url)).toEqual(checkUrl(url));
   });
 });
 

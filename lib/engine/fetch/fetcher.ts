@@ -31,7 +31,7 @@ import type {
   Validators,
 } from '../types';
 import { RobotsCache, type RobotsVerdict } from './robots';
-import { checkUrl, type UrlPolicy } from '../url/rules';
+import { urlChecker, type UrlPolicy } from '../url/rules';
 import { canonicalizeUrl, originOf } from '../url/canonical';
 import {
   DEFAULT_USER_AGENT,
@@ -193,6 +193,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const politenessDelayMs = Math.max(0, options.politenessDelayMs ?? 1000);
   const respectRobots = options.respectRobots ?? true;
   const policy: UrlPolicy = options.urlPolicy ?? {};
+  const checkUrl = urlChecker(policy);
   const clock = options.clock ?? realClock;
   const maxCrawlDelayMs = options.maxCrawlDelayMs ?? 30_000;
   const maxRetryAfterMs = options.maxRetryAfterMs ?? 60_000;
@@ -250,7 +251,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       }
       if (response.url && response.url !== url) {
         const landed = canonicalizeUrl(response.url);
-        const verdict = landed ? checkUrl(landed, policy) : { ok: false as const, detail: 'unparsable URL' };
+        const verdict = landed ? checkUrl(landed) : { ok: false as const, detail: 'unparsable URL' };
         if (!verdict.ok) {
           discardBody(response);
           return fail('redirect', `redirected to a refused URL ${response.url} (${verdict.detail})`);
@@ -346,7 +347,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     });
     const aborted = () => fail('aborted', closer.signal.aborted ? 'fetcher closed' : 'aborted');
     if (signal.aborted) return aborted();
-    const first = checkUrl(url, policy);
+    const first = checkUrl(url);
     if (!first.ok) return fail('url-refused', first.detail);
     let current = canonicalizeUrl(url) ?? url;
     const seen = new Set([url, current]);
@@ -415,7 +416,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       if (seen.has(next)) return fail('redirect', `redirect loop at ${next}`);
       redirects++;
       if (redirects > maxRedirects) return fail('redirect', `more than ${maxRedirects} redirects`);
-      const verdict = checkUrl(next, policy);
+      const verdict = checkUrl(next);
       if (!verdict.ok) return fail('redirect', `redirect to a refused URL ${next} (${verdict.detail})`);
       seen.add(next);
       current = next;

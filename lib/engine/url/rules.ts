@@ -450,6 +450,39 @@ function calendarTrap(segments: string[], params: [string, string][]): string | 
   return null;
 }
 
+/** Verdicts kept per rules object by {@link urlChecker}, and the end of the year they were given in. */
+const keptVerdicts = new WeakMap<UrlPolicy, { verdicts: Map<string, UrlCheck>; yearEndsMs: number }>();
+/** Verdicts kept per rules object (then it starts over). */
+const VERDICTS_KEPT = 100_000;
+
+/**
+ * {@link checkUrl} under fixed rules, with its verdicts kept: a verdict depends on the URL, the rules and the year
+ * (calendar traps), and a crawl checks the same URLs again and again (a site's pages share their navigation; the
+ * lab's thousands of crawls share one web). Verdicts are kept per `policy` object, so callers that share a rules
+ * object share them; a rules object must not be changed once checked against.
+ */
+export function urlChecker(policy: UrlPolicy): (url: string) => UrlCheck {
+  let kept = keptVerdicts.get(policy);
+  if (!kept) {
+    kept = { verdicts: new Map(), yearEndsMs: 0 };
+    keptVerdicts.set(policy, kept);
+  }
+  const k = kept;
+  return (url) => {
+    if (Date.now() >= k.yearEndsMs) {
+      k.verdicts.clear();
+      k.yearEndsMs = Date.UTC(new Date().getUTCFullYear() + 1, 0, 1);
+    }
+    let verdict = k.verdicts.get(url);
+    if (verdict === undefined) {
+      verdict = checkUrl(url, policy);
+      if (k.verdicts.size >= VERDICTS_KEPT) k.verdicts.clear();
+      k.verdicts.set(url, verdict);
+    }
+    return verdict;
+  };
+}
+
 /**
  * Decides whether the crawl may fetch `url`. Refuses: non-http(s) and unparsable URLs; URLs longer than
  * `maxUrlLength` (2048); URLs with credentials; obvious non-HTML by extension (images, media, archives, PDF,
