@@ -154,25 +154,23 @@ export function corpusIdf(corpus: CorpusIndex): { get(term: string): number | un
 export class DescriptionSimilarity {
   private readonly norm2: Float64Array;
   private readonly vectorSize: Int32Array;
-  /** Per term id: its position in the current description, or -1. */
-  private readonly slot: Int32Array;
 
   constructor(private readonly corpus: CorpusIndex) {
     this.norm2 = new Float64Array(corpus.size).fill(-1);
     this.vectorSize = new Int32Array(corpus.size);
-    this.slot = new Int32Array(corpus.terms.length).fill(-1);
   }
 
-  /** The similarity of page i to a description (a TF-IDF vector over the corpus's IDF). Valid until the next `to`. */
+  /** The similarity of page i to a description (a TF-IDF vector over the corpus's IDF). */
   to(desc: Map<string, number>): (i: number) => number {
-    const { corpus, slot } = this;
-    slot.fill(-1);
+    const { corpus } = this;
+    /** The description's position of each of its terms the corpus has, by term id. */
+    const slot = new Map<number, number>();
     let nb = 0;
     for (const w of desc.values()) nb += w * w;
     const weights: number[] = [];
     for (const [t, w] of desc) {
       const k = corpus.termId.get(t);
-      if (k !== undefined) slot[k] = weights.length;
+      if (k !== undefined) slot.set(k, weights.length);
       weights.push(w);
     }
     const found = new Float64Array(weights.length);
@@ -187,8 +185,8 @@ export class DescriptionSimilarity {
       if (this.vectorSize[i] <= desc.size) return sparseCosine(tfidf(corpus.tf(i), idf), desc);
       has.fill(0);
       corpus.forEachTerm(i, (term, count) => {
-        const j = slot[term];
-        if (j < 0) return;
+        const j = slot.get(term);
+        if (j === undefined) return;
         const w = Math.log(n / df[term]); // corpus.idf, by term id
         if (w > 0) {
           found[j] = count * w;
