@@ -193,7 +193,6 @@ class CrawlRun implements Crawl {
   private readonly resumeQueue: FrontierEntry[] = [];
   private readonly finished: Finished[] = [];
   private linksRefused: RefusedLinks = { total: 0, byRule: {} };
-  /** The URL rules' verdict on outlinks seen (the rules are the crawl's own, fixed: a URL's verdict does not change). */
   /** The URL rules on outlinks, verdicts kept (shared with other crawls under the same rules object). */
   private readonly checkLink: (url: string) => UrlCheck;
   private refusedReported = 0;
@@ -231,7 +230,6 @@ class CrawlRun implements Crawl {
     } else this.ready = isReady ? (url) => fetched.has(url) || isReady(url) : () => true;
     this.clock = options.fetcher.clock ?? realClock;
     this.policy = options.fetcher.urlPolicy ?? {};
-    this.checkLink = urlChecker(this.policy);
     this.checkLink = urlChecker(this.policy);
     this.maxInFlight = Math.max(1, Math.floor(options.fetcher.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT) || 1);
     this.evaluator = options.evaluator ?? localEvaluator;
