@@ -24,7 +24,6 @@ import {
   maxPairedT,
   pairedComparison,
   rankBy,
-  sparseCosine,
   tfidf,
   topK,
   type PairedComparison,
@@ -175,26 +174,28 @@ export class DescriptionSimilarity {
     }
     const found = new Float64Array(weights.length);
     const has = new Uint8Array(weights.length);
-    const idf = corpusIdf(corpus);
     const { df } = corpus;
     const n = corpus.size;
     return (i) => {
       const na = this.pageNorm2(i);
       if (na === 0 || nb === 0) return 0;
-      // The old sum ran over the smaller vector; when the page's is, keep its term order.
-      if (this.vectorSize[i] <= desc.size) return sparseCosine(tfidf(corpus.tf(i), idf), desc);
-      has.fill(0);
+      // sparseCosine sums over the smaller vector, in its order: the page's when it is no larger, else the description's.
+      const inPageOrder = this.vectorSize[i] <= desc.size;
+      let dot = 0;
+      if (!inPageOrder) has.fill(0);
       corpus.forEachTerm(i, (term, count) => {
         const j = slot.get(term);
         if (j === undefined) return;
         const w = Math.log(n / df[term]); // corpus.idf, by term id
         if (w > 0) {
-          found[j] = count * w;
-          has[j] = 1;
+          if (inPageOrder) dot += count * w * weights[j];
+          else {
+            found[j] = count * w;
+            has[j] = 1;
+          }
         }
       });
-      let dot = 0;
-      for (let j = 0; j < weights.length; j++) if (has[j]) dot += weights[j] * found[j];
+      if (!inPageOrder) for (let j = 0; j < weights.length; j++) if (has[j]) dot += weights[j] * found[j];
       return Math.min(1, dot / Math.sqrt(na * nb));
     };
   }

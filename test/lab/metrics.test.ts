@@ -229,7 +229,8 @@ describe('static rankings', () => {
     const similarity = new DescriptionSimilarity(corpus);
     const descriptions: TermVector[] = [
       { beta: 2, '42': 1, theta: 1, nothere: 3 }, // smaller than most pages
-      Object.fromEntries(vocab.map((w, i) => [w, 1 + (i % 4)])), // larger than every page: the page's order is kept
+      // larger than every page, its terms in another order: the sum runs in the page's order
+      Object.fromEntries([...vocab].reverse().map((w, i) => [w, 1 + (i % 4)])),
       { every: 1 }, // a zero vector: similarity 0
       { '7': 1, alpha: 1, kappa: 2, eta: 1, zeta: 1 },
     ];

@@ -411,14 +411,8 @@ export class ForagerStrategy extends FrontierStrategy {
   }
 
   /** Scores one link of a page with similarity `sim` whose own inherited score is `parentInherited`. */
-  scoreLink(
-    link: LinkFeature,
-    sim: number,
-    parentInherited: number,
-    uw = urlTerms(link.url, this.topic.language),
-  ): { score: ForagerScore; info: LinkInfo } {
-    const parts = { words: uw, matches: urlMatches(uw, this.topic), ...siteOf(link.url) };
-    const { info, anchor, context } = this.linkInfo(link, sim, parentInherited, parts);
+  scoreLink(link: LinkFeature, sim: number, parentInherited: number): { score: ForagerScore; info: LinkInfo } {
+    const { info, anchor, context } = this.linkInfo(link, sim, parentInherited, this.urlPartsOf(link.url));
     return { score: this.parts(info, { page: sim, inherited: info.inherited, anchor, context }), info };
   }
 
