@@ -11,6 +11,7 @@ import {
   topicVector,
   words,
 } from '../../lib/engine/text';
+import { cosineMeasured, measure, termsCosine } from '../../lib/engine/text/vector';
 
 describe('tokenize', () => {
   it('lowercases, drops stop words and Porter-stems English', () => {
@@ -148,6 +149,52 @@ describe('vectors', () => {
     expect({ ...topicVector({ keywords: 'Coffee brewing at home' }) }).toEqual({ coffe: 1, brew: 1, home: 1 });
     expect({ ...topicVector({ keywords: 'Kaffee und Kuchen', language: 'de' }) }).toEqual({ kaffe: 1, kuch: 1 });
     expect(topicVector({ keywords: '' })).toEqual({});
+  });
+});
+
+describe('termsCosine', () => {
+  // Numbers that are array indices (ordered first by a for-in), numbers that are not, and words.
+  const vocabulary = ['0', '7', '42', '10', '3', '007', '4294967294', '4294967295', '-1', 'python', 'django', 'orm'];
+  for (let i = 0; i < 40; i++) vocabulary.push(`w${i}`);
+  const reference = (terms: string[], more: string[], v: Record<string, number>) =>
+    cosineMeasured(measure(termVector([...terms, ...more])), measure(v));
+
+  it('equals the cosine of the counted vector bit for bit, with number-like terms and lists of every size', () => {
+    const rand = lcg(7);
+    const pick = (n: number) => Array.from({ length: n }, () => vocabulary[Math.floor(rand() * vocabulary.length)]);
+    let checked = 0;
+    let orderMatters = 0;
+    for (let trial = 0; trial < 3000; trial++) {
+      const terms = pick(Math.floor(rand() * 40));
+      const more = pick(trial % 3 === 0 ? Math.floor(rand() * 50) : trial % 101 === 1 ? 400 : 0);
+      const v: Record<string, number> = Object.create(null);
+      for (const t of pick(1 + Math.floor(rand() * (trial % 2 === 0 ? 4 : 45)))) v[t] = rand() * 3 + 1e-3 / (1 + rand());
+      const want = reference(terms, more, v);
+      expect(Object.is(termsCosine(terms, measure(v), more), want)).toBe(true);
+      checked++;
+      // The same sum in first-seen order (number-like keys not first): differs in some cases, so the order is tested.
+      const all = [...terms, ...more];
+      const counts = new Map<string, number>();
+      for (const t of all) counts.set(t, (counts.get(t) ?? 0) + 1);
+      if (counts.size <= measure(v).size) {
+        let dot = 0;
+        let sq = 0;
+        for (const [t, c] of counts) {
+          sq += c * c;
+          if (Object.hasOwn(v, t)) dot += c * v[t];
+        }
+        const naive = all.length === 0 ? 0 : Math.min(1, Math.max(0, dot / (Math.sqrt(sq) * measure(v).norm)));
+        if (!Object.is(naive, want)) orderMatters++;
+      }
+    }
+    expect(checked).toBe(3000);
+    expect(orderMatters).toBeGreaterThan(0);
+  });
+
+  it('is 0 for no terms or an empty vector, and 1 (to rounding) for the same terms', () => {
+    expect(termsCosine([], measure({ a: 1 }))).toBe(0);
+    expect(termsCosine(['a'], measure({}))).toBe(0);
+    expect(termsCosine(['a', 'b', 'a'], measure(termVector(['a', 'b', 'a'])))).toBeCloseTo(1, 12);
   });
 });
 

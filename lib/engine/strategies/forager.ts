@@ -60,7 +60,6 @@ import {
   urlTerms,
   type PreparedTopic,
 } from './link-scoring';
-import { measure, termVector, type MeasuredVector } from '../text/vector';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, asObject, num, str, strings } from './state';
 
@@ -167,23 +166,47 @@ export class OnlineLogistic {
    */
   prefixed(groups: readonly (readonly [string, readonly string[]])[]): number[] {
     const out: number[] = [];
-    for (let g = 0; g < groups.length; g++) {
-      const prefix = groups[g][0];
-      const names = groups[g][1];
-      let kept = this.bucketsKept.get(prefix);
-      if (kept === undefined) this.bucketsKept.set(prefix, (kept = new Map()));
-      for (let i = 0; i < names.length; i++) {
-        let bucket = kept.get(names[i]);
-        if (bucket === undefined) {
-          bucket = fnv1a(names[i], prefix) % this.buckets;
-          if (kept.size >= BUCKETS_KEPT) kept.clear();
-          kept.set(names[i], bucket);
-        }
-        // A few dozen features: a scan is cheaper than a set.
-        if (!out.includes(bucket)) out.push(bucket);
-      }
-    }
+    for (let g = 0; g < groups.length; g++) this.addBuckets(out, groups[g][0], groups[g][1]);
     return out;
+  }
+
+  /**
+   * The buckets of a link's features, as {@link prefixed} gives them, without building the groups: anchor words
+   * ('a:'), context words before and after ('c:'), URL words ('u:'), site ('h:') and section ('s:').
+   */
+  linkIndices(link: LinkFeature, urlWords: readonly string[], site: string, section: string): number[] {
+    const out: number[] = [];
+    this.addBuckets(out, 'a:', link.anchorTerms);
+    this.addBuckets(out, 'c:', link.contextBefore);
+    this.addBuckets(out, 'c:', link.contextAfter);
+    this.addBuckets(out, 'u:', urlWords);
+    this.addBucket(out, 'h:', site);
+    this.addBucket(out, 's:', section);
+    return out;
+  }
+
+  /** Adds the buckets of `names` under `prefix` to `out`, each once. */
+  private addBuckets(out: number[], prefix: string, names: readonly string[]): void {
+    let kept = this.bucketsKept.get(prefix);
+    if (kept === undefined) this.bucketsKept.set(prefix, (kept = new Map()));
+    for (let i = 0; i < names.length; i++) this.addKept(out, kept, prefix, names[i]);
+  }
+
+  private addBucket(out: number[], prefix: string, name: string): void {
+    let kept = this.bucketsKept.get(prefix);
+    if (kept === undefined) this.bucketsKept.set(prefix, (kept = new Map()));
+    this.addKept(out, kept, prefix, name);
+  }
+
+  private addKept(out: number[], kept: Map<string, number>, prefix: string, name: string): void {
+    let bucket = kept.get(name);
+    if (bucket === undefined) {
+      bucket = fnv1a(name, prefix) % this.buckets;
+      if (kept.size >= BUCKETS_KEPT) kept.clear();
+      kept.set(name, bucket);
+    }
+    // A few dozen features: a scan is cheaper than a set.
+    if (!out.includes(bucket)) out.push(bucket);
   }
 
   /** P(positive) for hashed feature indices. */
@@ -326,18 +349,6 @@ export class SectionBandit {
   }
 }
 
-/** The classifier's features of a link, grouped by prefix: anchor, context and URL words, site and section. */
-function linkFeatures(link: LinkFeature, urlWords: readonly string[], site: string, section: string) {
-  return [
-    ['a:', link.anchorTerms],
-    ['c:', link.contextBefore],
-    ['c:', link.contextAfter],
-    ['u:', urlWords],
-    ['h:', [site]],
-    ['s:', [section]],
-  ] as const;
-}
-
 /** What a link's URL says: its words (urlTerms), the topic terms they name (urlMatches), its site and section. */
 interface UrlParts {
   words: string[];
@@ -354,8 +365,6 @@ interface LinkInfo {
   url: string[];
   /** Terms the centroid reads: anchor, context and URL words. */
   words: string[];
-  /** `words` counted and measured, kept while the link is queued (it is re-scored at every retraining); not saved. */
-  measuredWords?: MeasuredVector;
   /** Hashed classifier features. */
   features: number[];
   inherited: number;
@@ -428,16 +437,18 @@ export class ForagerStrategy extends FrontierStrategy {
     const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
     const context = contextProximity(link, this.topic.set);
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
-    const features = this.classifier.prefixed(linkFeatures(link, uw, site, section));
+    const features = this.classifier.linkIndices(link, uw, site, section);
     const base = p.wPage * sim + p.wInherited * inherited + p.wAnchor * anchor + p.wContext * context;
     return { info: { base, url: matches, words, features, inherited, site, section }, anchor, context };
   }
 
-  /** The centroid's part of a link's score (its words measured once while it is queued). */
+  /**
+   * The centroid's part of a link's score. The words are counted anew at each re-scoring rather than kept counted:
+   * counting them in scratch space (termsCosine) costs about what a kept vector's lookups do, and allocates nothing.
+   */
   private learnedScore(info: LinkInfo): number {
     if (this.centroid.size === 0 || this.params.wLearned === 0) return 0;
-    info.measuredWords ??= measure(termVector(info.words));
-    return this.centroid.scoreMeasured(info.measuredWords);
+    return this.centroid.score(info.words);
   }
 
   /** The parts that change as the crawl learns, and the total. */
@@ -633,7 +644,6 @@ export class ForagerStrategy extends FrontierStrategy {
   private judgeable = new Map<string, LinkInfo>();
 
   private rememberJudgeable(url: string, info: LinkInfo): void {
-    info.measuredWords = undefined; // a fetched page's link is not scored again
     this.judgeable.set(url, info);
     if (this.judgeable.size > JUDGEABLE_PAGES) this.judgeable.delete(this.judgeable.keys().next().value!);
   }
@@ -677,22 +687,29 @@ export class ForagerStrategy extends FrontierStrategy {
    */
   private banditPick(accept: (url: string) => boolean, anyReserved = false): FrontierEntry | undefined {
     const gate = anyReserved ? 0 : this.params.reserveGate;
+    // Section -> its best ready link; one record per section, updated in place (this runs for many fetches).
     const bestOf = new Map<string, { url: string; score: number; site: string }>();
-    for (const [url, info] of this.info) {
+    const consider = (section: string, url: string, score: number, site: string) => {
+      const cur = bestOf.get(section);
+      if (!cur) bestOf.set(section, { url, score, site });
+      else if (score > cur.score) {
+        cur.url = url;
+        cur.score = score;
+        cur.site = site;
+      }
+    };
+    // forEach, not for-of: no entry pair per queued link.
+    this.info.forEach((info, url) => {
       const score = this.frontier.scoreOf(url);
-      if (score === undefined || !accept(url)) continue;
-      const cur = bestOf.get(info.section);
-      if (!cur || score > cur.score) bestOf.set(info.section, { url, score, site: info.site });
-    }
+      if (score !== undefined && accept(url)) consider(info.section, url, score, info.site);
+    });
     // Reserved links only once the seeds' neighbourhood has stopped paying (reserveHarvest), or when nothing else is left.
     const reserveOpen = anyReserved || this.recentHarvest <= this.params.reserveHarvest;
     for (const [site, list] of reserveOpen ? this.reserved : []) {
       // Only sites where relevance has turned up: elsewhere the reserve would spend the budget of one-site topics.
       if ((this.bandit.sites.get(site)?.reward ?? 0) < gate) continue;
       for (const { entry, info } of list) {
-        if (!accept(entry.url)) continue;
-        const cur = bestOf.get(info.section);
-        if (!cur || entry.score > cur.score) bestOf.set(info.section, { url: entry.url, score: entry.score, site: info.site });
+        if (accept(entry.url)) consider(info.section, entry.url, entry.score, info.site);
       }
     }
     let chosen: { url: string; score: number } | undefined;

@@ -8,7 +8,7 @@
 import type { Json, LinkFeature, TermVector, Topic } from '../types';
 import { asObject, num } from './state';
 import { tokenize } from '../text/tokenize';
-import { cosineMeasured, keywordVector, measure, termVector, topicVector, type MeasuredVector } from '../text/vector';
+import { keywordVector, measure, termsCosine, termVector, topicVector, type MeasuredVector } from '../text/vector';
 
 /** A topic prepared for link scoring: its term vector and the query's distinct terms. */
 export interface PreparedTopic {
@@ -36,8 +36,7 @@ export function termsSimilarity(terms: readonly string[], vector: TermVector): n
 
 /** {@link termsSimilarity} to a vector measured once (the same value, bit for bit). */
 export function termsSimilarityMeasured(terms: readonly string[], vector: MeasuredVector): number {
-  if (terms.length === 0) return 0;
-  return cosineMeasured(measure(termVector(terms as string[])), vector);
+  return termsCosine(terms, vector);
 }
 
 /**
@@ -166,14 +165,8 @@ export class Centroid {
   /** Cosine similarity of `terms` to the centroid (the same value as `termsSimilarity(terms, this.vector())`). */
   score(terms: readonly string[]): number {
     if (terms.length === 0) return 0;
-    return this.scoreMeasured(measure(termVector(terms as string[])));
-  }
-
-  /** {@link score} of terms already counted and measured (a queued link is re-scored at every retraining). */
-  scoreMeasured(terms: MeasuredVector): number {
-    if (terms.size === 0) return 0;
     this.measured ??= measure(this.vector());
-    return cosineMeasured(terms, this.measured);
+    return termsCosine(terms, this.measured);
   }
 
   private prune(): void {

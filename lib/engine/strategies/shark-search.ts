@@ -16,6 +16,7 @@
  */
 import type { EvaluatedPage, FrontierEntry, Json, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
+import { termsCosine } from '../text/vector';
 import { prepareTopic, termsSimilarityMeasured, type PreparedTopic } from './link-scoring';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, num, str } from './state';
@@ -56,18 +57,30 @@ export class SharkSearch extends FrontierStrategy {
     for (const url of urls) if (this.frontier.has(url)) this.info.set(url, { inherited: 0, ttl: this.params.depth });
   }
 
-  /** Scores the links of `page` (without queuing them). */
-  scoreLinks(page: EvaluatedPage): { url: string; score: SharkScore }[] {
+  /** What every link of `page` inherits: the inherited score and depth to live (one object, shared by the links). */
+  private inheritance(page: EvaluatedPage): Inheritance {
     const p = this.params;
     const sim = finite(page.evaluation.score);
     const own = this.info.get(page.requestedUrl) ?? { inherited: 0, ttl: p.depth };
     const relevant = sim > p.threshold;
     const inherited = relevant ? p.decay * sim : p.decay * own.inherited;
     const ttl = p.depth > 0 ? (relevant ? p.depth : own.ttl - 1) : 0;
+    return { inherited, ttl };
+  }
+
+  /** The anchor and context similarities of one link. */
+  private neighborhood(link: EvaluatedPage['links'][number]): { anchor: number; context: number } {
+    const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
+    const context = anchor > 0 ? 1 : termsCosine(link.contextBefore, this.topic.measured, link.contextAfter);
+    return { anchor, context };
+  }
+
+  /** Scores the links of `page` (without queuing them). */
+  scoreLinks(page: EvaluatedPage): { url: string; score: SharkScore }[] {
+    const p = this.params;
+    const { inherited, ttl } = this.inheritance(page);
     return page.links.map((link) => {
-      const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
-      const context =
-        anchor > 0 ? 1 : termsSimilarityMeasured([...link.contextBefore, ...link.contextAfter], this.topic.measured);
+      const { anchor, context } = this.neighborhood(link);
       const neighborhood = p.beta * anchor + (1 - p.beta) * context;
       const potential = p.gamma * inherited + (1 - p.gamma) * neighborhood;
       return { url: link.url, score: { inherited, anchor, context, neighborhood, potential, ttl } };
@@ -80,13 +93,16 @@ export class SharkSearch extends FrontierStrategy {
     const relevant = finite(page.evaluation.score) > p.threshold;
     // Fish-search depth bound: an irrelevant page with no depth left ends its path.
     const follow = !(p.depth > 0 && !relevant && (own?.ttl ?? p.depth) <= 1);
-    const scored = follow ? this.scoreLinks(page) : [];
+    // The potential as scoreLinks computes it, without its per-link objects (every link of every page comes here).
+    const inheritance = follow ? this.inheritance(page) : undefined;
     this.forget(page.requestedUrl);
-    for (const { url, score } of scored) {
-      const result = this.enqueue(url, score.potential, page);
-      if (result === 'added' || result === 'evicted-other' || result === 'raised') {
-        this.info.set(url, { inherited: score.inherited, ttl: score.ttl });
-      }
+    if (!inheritance) return;
+    for (const link of page.links) {
+      const { anchor, context } = this.neighborhood(link);
+      const neighborhood = p.beta * anchor + (1 - p.beta) * context;
+      const potential = p.gamma * inheritance.inherited + (1 - p.gamma) * neighborhood;
+      const result = this.enqueue(link.url, potential, page);
+      if (result === 'added' || result === 'evicted-other' || result === 'raised') this.info.set(link.url, inheritance);
     }
   }
 

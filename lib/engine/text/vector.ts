@@ -59,6 +59,109 @@ export function cosineMeasured(a: MeasuredVector, b: MeasuredVector): number {
   return Math.min(1, Math.max(0, dot / (a.norm * b.norm)));
 }
 
+/**
+ * Scratch of {@link termsCosine}: a list's distinct terms in first-seen order, their counts, and an open-addressing
+ * table from a term's hash to its position + 1 (0: free), of which a call uses the first power of two >= twice its
+ * list and clears them after.
+ */
+const scratchTerms: string[] = [];
+const scratchCounts: number[] = [];
+let scratchSlots = new Int32Array(256);
+/** The default second list (a default `[]` would be a new array per call). */
+const NO_TERMS: readonly string[] = Object.freeze([]);
+
+/** FNV-1a of a term's UTF-16 code units (a table hash: collisions only cost a probe). */
+function termHash(t: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
+/** The position of `t` among the first `size` scratch terms, or -1 (`slots`: the call's table, `mask` its size - 1). */
+function scratchFind(t: string, slots: Int32Array, mask: number): number {
+  for (let i = termHash(t) & mask; slots[i] !== 0; i = (i + 1) & mask) {
+    if (scratchTerms[slots[i] - 1] === t) return slots[i] - 1;
+  }
+  return -1;
+}
+
+/** Whether `k` is an array index ("0", "42"; not "042"): such keys come first, in numeric order, in a for-in. */
+function isArrayIndex(k: string): boolean {
+  const n = k.length;
+  if (n === 0 || n > 10) return false;
+  const c0 = k.charCodeAt(0);
+  if (c0 < 48 || c0 > 57 || (c0 === 48 && n > 1)) return false;
+  for (let i = 1; i < n; i++) {
+    const c = k.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return Number(k) <= 4294967294;
+}
+
+/**
+ * `cosineMeasured(measure(termVector([...terms, ...more])), b)`, bit for bit, without building the term vector: the
+ * crawl measures the anchor and context words of every link it sees, and those short-lived vectors were most of
+ * what a crawl allocated. Terms are counted in scratch arrays; the dot product is summed in the order the
+ * vector's for-in would take (array-index terms first, in numeric order, then first-seen order), or over `b` when
+ * `b` has fewer terms, as {@link cosineMeasured} does.
+ */
+export function termsCosine(terms: readonly string[], b: MeasuredVector, more: readonly string[] = NO_TERMS): number {
+  const n = terms.length + more.length;
+  if (n === 0 || b.norm === 0) return 0;
+  let m = 32;
+  while (m < 2 * n) m *= 2;
+  if (scratchSlots.length < m) scratchSlots = new Int32Array(m);
+  const slots = scratchSlots;
+  const mask = m - 1;
+  const names = scratchTerms;
+  const counts = scratchCounts;
+  let size = 0;
+  let indices = 0;
+  for (let i = 0; i < n; i++) {
+    const t = i < terms.length ? terms[i] : more[i - terms.length];
+    let at = termHash(t) & mask;
+    while (slots[at] !== 0 && names[slots[at] - 1] !== t) at = (at + 1) & mask;
+    if (slots[at] !== 0) counts[slots[at] - 1]++;
+    else {
+      names[size] = t;
+      counts[size++] = 1;
+      slots[at] = size;
+      if (isArrayIndex(t)) indices++;
+    }
+  }
+  // Counts are integers: their squares sum exactly in any order.
+  let sum = 0;
+  for (let j = 0; j < size; j++) sum += counts[j] * counts[j];
+  const norm = Math.sqrt(sum);
+  const vector = b.vector;
+  let dot = 0;
+  if (size > b.size) {
+    for (const k in vector) {
+      const j = scratchFind(k, slots, mask);
+      if (j >= 0) dot += vector[k] * counts[j];
+    }
+  } else {
+    if (indices > 0) {
+      const first: number[] = [];
+      for (let j = 0; j < size; j++) if (isArrayIndex(names[j])) first.push(j);
+      first.sort((x, y) => Number(names[x]) - Number(names[y]));
+      for (const j of first) {
+        const w = vector[names[j]];
+        if (w !== undefined && Object.hasOwn(vector, names[j])) dot += counts[j] * w;
+      }
+    }
+    for (let j = 0; j < size; j++) {
+      const k = names[j];
+      if (indices > 0 && isArrayIndex(k)) continue;
+      const w = vector[k];
+      if (w !== undefined && Object.hasOwn(vector, k)) dot += counts[j] * w;
+    }
+  }
+  slots.fill(0, 0, m);
+  names.fill('', 0, size); // drop the references (the lists' strings may be large pages' tokens)
+  return Math.min(1, Math.max(0, dot / (norm * b.norm)));
+}
+
 /** Share of the query terms' mass given to expansion terms when the topic does not set one. */
 export const DEFAULT_EXPANSION = 0.4;
 /** Most expansion terms taken from a topic's context. */
