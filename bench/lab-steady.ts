@@ -5,10 +5,14 @@
  * `--rounds` more times, alternating the trees crawl by crawl (with `--baseline DIR`, another checkout), and prints
  * each strategy's median CPU seconds per crawl in each tree (process.cpuUsage around each crawl). With `--profile
  * FILE` it records a CPU profile of this tree's measured crawls (node:inspector), writes it to FILE (open it in
- * Chrome's DevTools) and prints where the time went: self time by function and by file.
+ * Chrome's DevTools) and prints where the time went: self time by function and by file. With `--allocations` it
+ * measures what the crawls allocate instead of their CPU (V8's sampling heap profiler, counting the objects collected
+ * since; one crawl per job and tree): megabytes per crawl by strategy in each tree, and this tree's functions that
+ * allocate most.
  *
  * Run: npx tsx bench/lab-steady.ts --topics FILE [--baseline DIR] [--strategies a,b,...] [--tasks 2]
  *        [--budget 2000] [--rounds 2] [--network wan] [--corpus docweb-l] [--profile out.cpuprofile] [--top 40]
+ *        [--allocations]
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
@@ -85,6 +89,64 @@ function summarize(profile: Profile, top: number): void {
   show('By function', byFunction);
 }
 
+interface AllocationNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: AllocationNode[];
+}
+
+/**
+ * Bytes allocated by each job's crawl in each tree (objects collected since included), and by function over this
+ * tree's crawls.
+ */
+async function allocations(trees: Tree[], jobs: { label: string; task: CrawlTask }[], top: number): Promise<void> {
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.enable');
+  const byStrategy = trees.map(() => new Map<string, number[]>());
+  const byFunction = new Map<string, number>();
+  const root = process.cwd();
+  for (const job of jobs) {
+    for (let t = 0; t < trees.length; t++) {
+      // Sampling every 4 KB on average; the flags (newer than Node's typings) keep the samples of objects that were
+      // collected since, which are most of them.
+      const sampling = { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true };
+      await session.post('HeapProfiler.startSampling', sampling);
+      await trees[t].run(job.task);
+      const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as {
+        profile: { head: AllocationNode };
+      };
+      const mine = trees[t].name === 'this tree';
+      let total = 0;
+      const walk = (n: AllocationNode) => {
+        if (mine) {
+          const url = n.callFrame.url.replace(/^file:\/\//, '');
+          const key = `${n.callFrame.functionName || '(anonymous)'} ${url ? relative(root, url) : ''}:${n.callFrame.lineNumber + 1}`;
+          byFunction.set(key, (byFunction.get(key) ?? 0) + n.selfSize);
+        }
+        total += n.selfSize;
+        for (const c of n.children) walk(c);
+      };
+      walk(profile.head);
+      const list = byStrategy[t].get(job.label) ?? [];
+      list.push(total / 1e6);
+      byStrategy[t].set(job.label, list);
+    }
+  }
+  session.disconnect();
+  const crawls = jobs.length / byStrategy[0].size;
+  console.log(`\nMB allocated per crawl (objects collected since included), median of ${crawls} crawls per strategy`);
+  console.log(`${'strategy'.padEnd(16)}${trees.map((t) => t.name.padStart(12)).join('')}`);
+  for (const label of byStrategy[0].keys()) {
+    console.log(`${label.padEnd(16)}${byStrategy.map((m) => median(m.get(label)!).toFixed(0).padStart(12)).join('')}`);
+  }
+  const all = [...byFunction.values()].reduce((a, b) => a + b, 0);
+  console.log(`\nThis tree, by function (bytes allocated, ${(all / 1e6).toFixed(0)} MB sampled)`);
+  for (const [k, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+    console.log(`${((100 * bytes) / all).toFixed(1).padStart(5)}%  ${(bytes / 1e6).toFixed(0).padStart(6)} MB  ${k}`);
+  }
+}
+
 async function main(): Promise<void> {
   const topicsFile = arg('topics');
   if (!topicsFile) throw new Error('needs --topics FILE');
@@ -143,6 +205,11 @@ async function main(): Promise<void> {
   // Fill every tree's reading cache (and warm the code) first.
   for (const tree of trees) for (const job of jobs) await tree.run(job.task);
   console.log(`${jobs.length} jobs warmed in ${trees.length} tree(s)`);
+  if (process.argv.includes('--allocations')) {
+    await allocations(trees, jobs, top);
+    await web.close();
+    return;
+  }
 
   const session = profileFile ? new Session() : undefined;
   if (session) {

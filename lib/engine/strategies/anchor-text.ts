@@ -49,9 +49,12 @@ export class AnchorTextCrawler extends FrontierStrategy {
     if (led?.length && finite(page.evaluation.score) >= this.params.threshold) this.waiting.push(led);
     for (const link of page.links) {
       const prev = this.anchors.get(link.url);
-      // The link's own list when it is short enough (never changed here; merges build new lists).
-      const own = link.anchorTerms.length <= MAX_ANCHOR_TERMS ? link.anchorTerms : link.anchorTerms.slice(0, MAX_ANCHOR_TERMS);
-      const terms = prev ? mergeTerms(prev, link.anchorTerms, MAX_ANCHOR_TERMS) : own;
+      // A first anchor is kept as the link's own list when short enough (lists are never changed; merges copy).
+      const terms = prev
+        ? mergeTerms(prev, link.anchorTerms, MAX_ANCHOR_TERMS)
+        : link.anchorTerms.length <= MAX_ANCHOR_TERMS
+          ? link.anchorTerms
+          : link.anchorTerms.slice(0, MAX_ANCHOR_TERMS);
       const score = this.scoreAnchor(terms);
       if (prev && this.frontier.has(link.url)) {
         // Another anchor for a queued link: score its anchors together.

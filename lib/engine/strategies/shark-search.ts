@@ -75,14 +75,23 @@ export class SharkSearch extends FrontierStrategy {
     return { anchor, context };
   }
 
+  /** neighborhood = beta * anchor + (1 - beta) * context. */
+  private mix(anchor: number, context: number): number {
+    return this.params.beta * anchor + (1 - this.params.beta) * context;
+  }
+
+  /** potential = gamma * inherited + (1 - gamma) * neighborhood. */
+  private potential(inherited: number, neighborhood: number): number {
+    return this.params.gamma * inherited + (1 - this.params.gamma) * neighborhood;
+  }
+
   /** Scores the links of `page` (without queuing them). */
   scoreLinks(page: EvaluatedPage): { url: string; score: SharkScore }[] {
-    const p = this.params;
     const { inherited, ttl } = this.inheritance(page);
     return page.links.map((link) => {
       const { anchor, context } = this.neighborhood(link);
-      const neighborhood = p.beta * anchor + (1 - p.beta) * context;
-      const potential = p.gamma * inherited + (1 - p.gamma) * neighborhood;
+      const neighborhood = this.mix(anchor, context);
+      const potential = this.potential(inherited, neighborhood);
       return { url: link.url, score: { inherited, anchor, context, neighborhood, potential, ttl } };
     });
   }
@@ -99,8 +108,7 @@ export class SharkSearch extends FrontierStrategy {
     if (!inheritance) return;
     for (const link of page.links) {
       const { anchor, context } = this.neighborhood(link);
-      const neighborhood = p.beta * anchor + (1 - p.beta) * context;
-      const potential = p.gamma * inheritance.inherited + (1 - p.gamma) * neighborhood;
+      const potential = this.potential(inheritance.inherited, this.mix(anchor, context));
       const result = this.enqueue(link.url, potential, page);
       if (result === 'added' || result === 'evicted-other' || result === 'raised') this.info.set(link.url, inheritance);
     }
