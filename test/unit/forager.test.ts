@@ -79,6 +79,32 @@ describe('OnlineLogistic', () => {
     expect(c.indices(['a:solar', 'a:solar'])).toHaveLength(1);
   });
 
+  it("hashes a link's features as the groups of anchor, context, URL, site and section names", () => {
+    const c = new OnlineLogistic();
+    const link = {
+      url: 'https://docs.example/py/solar.html',
+      anchorTerms: ['solar', 'lens'],
+      contextBefore: ['mirror', 'solar'],
+      contextAfter: ['lens', 'telescop'],
+    } as unknown as Parameters<OnlineLogistic['linkIndices']>[0];
+    const site = 'https://docs.example';
+    const section = 'https://docs.example/py';
+    expect(c.linkIndices(link, ['py', 'solar'], site, section)).toEqual(
+      c.indices([
+        'a:solar',
+        'a:lens',
+        'c:mirror',
+        'c:solar',
+        'c:lens',
+        'c:telescop',
+        'u:py',
+        'u:solar',
+        `h:${site}`,
+        `s:${section}`,
+      ]),
+    );
+  });
+
   it('gives the same buckets, in the same order, with its kept buckets and after they are dropped', () => {
     const c = new OnlineLogistic();
     const fresh = (groups: [string, string[]][]) => {

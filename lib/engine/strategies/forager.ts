@@ -187,15 +187,18 @@ export class OnlineLogistic {
 
   /** Adds the buckets of `names` under `prefix` to `out`, each once. */
   private addBuckets(out: number[], prefix: string, names: readonly string[]): void {
-    let kept = this.bucketsKept.get(prefix);
-    if (kept === undefined) this.bucketsKept.set(prefix, (kept = new Map()));
+    const kept = this.keptFor(prefix);
     for (let i = 0; i < names.length; i++) this.addKept(out, kept, prefix, names[i]);
   }
 
   private addBucket(out: number[], prefix: string, name: string): void {
+    this.addKept(out, this.keptFor(prefix), prefix, name);
+  }
+
+  private keptFor(prefix: string): Map<string, number> {
     let kept = this.bucketsKept.get(prefix);
     if (kept === undefined) this.bucketsKept.set(prefix, (kept = new Map()));
-    this.addKept(out, kept, prefix, name);
+    return kept;
   }
 
   private addKept(out: number[], kept: Map<string, number>, prefix: string, name: string): void {
