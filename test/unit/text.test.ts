@@ -191,6 +191,28 @@ describe('termsCosine', () => {
     expect(orderMatters).toBeGreaterThan(0);
   });
 
+  it('sums number-like terms in numeric order, as a vector does', () => {
+    const rand = lcg(11);
+    const numbers = ['0', '3', '7', '10', '42', '100', '4294967294', 'orm'];
+    let orderMatters = 0;
+    for (let trial = 0; trial < 2000; trial++) {
+      const terms = Array.from({ length: 2 + Math.floor(rand() * 6) }, () => numbers[Math.floor(rand() * numbers.length)]);
+      const v: Record<string, number> = Object.create(null);
+      // Weights of different magnitudes, so the order of the sum shows in its last bits; more terms than the list.
+      for (const t of numbers) v[t] = rand() * 10 ** Math.floor(rand() * 8);
+      const want = reference(terms, [], v);
+      expect(Object.is(termsCosine(terms, measure(v)), want)).toBe(true);
+      // The same sum in descending numeric order differs in some cases, so the order is tested.
+      const counts = termVector(terms);
+      const keys = Object.keys(counts).sort((a, b) => (Number(b) || -1) - (Number(a) || -1));
+      let dot = 0;
+      for (const k of keys) dot += counts[k] * v[k];
+      const descending = Math.min(1, Math.max(0, dot / (measure(counts).norm * measure(v).norm)));
+      if (!Object.is(descending, want)) orderMatters++;
+    }
+    expect(orderMatters).toBeGreaterThan(0);
+  });
+
   it('is 0 for no terms or an empty vector, and 1 (to rounding) for the same terms', () => {
     expect(termsCosine([], measure({ a: 1 }))).toBe(0);
     expect(termsCosine(['a'], measure({}))).toBe(0);

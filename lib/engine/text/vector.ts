@@ -66,6 +66,7 @@ export function cosineMeasured(a: MeasuredVector, b: MeasuredVector): number {
  */
 const scratchTerms: string[] = [];
 const scratchCounts: number[] = [];
+const scratchIndexTerms: number[] = [];
 let scratchSlots = new Int32Array(256);
 /** The default second list (a default `[]` would be a new array per call). */
 const NO_TERMS: readonly string[] = Object.freeze([]);
@@ -142,12 +143,22 @@ export function termsCosine(terms: readonly string[], b: MeasuredVector, more: r
     }
   } else {
     if (indices > 0) {
-      const first: number[] = [];
-      for (let j = 0; j < size; j++) if (isArrayIndex(names[j])) first.push(j);
-      first.sort((x, y) => Number(names[x]) - Number(names[y]));
-      for (const j of first) {
-        const w = vector[names[j]];
-        if (w !== undefined && Object.hasOwn(vector, names[j])) dot += counts[j] * w;
+      // The array-index terms' positions, insertion-sorted by value (a few at most; no array or closure per call).
+      const first = scratchIndexTerms;
+      let k = 0;
+      for (let j = 0; j < size; j++) {
+        if (!isArrayIndex(names[j])) continue;
+        const value = Number(names[j]);
+        let i = k++;
+        while (i > 0 && Number(names[first[i - 1]]) > value) {
+          first[i] = first[i - 1];
+          i--;
+        }
+        first[i] = j;
+      }
+      for (let i = 0; i < k; i++) {
+        const w = vector[names[first[i]]];
+        if (w !== undefined && Object.hasOwn(vector, names[first[i]])) dot += counts[first[i]] * w;
       }
     }
     for (let j = 0; j < size; j++) {
