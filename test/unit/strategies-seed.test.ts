@@ -16,7 +16,6 @@ import {
   Centroid,
   contextProximity,
   termsSimilarity,
-  termsSimilarityMeasured,
   urlSimilarity,
   urlTerms,
   prepareTopic,
@@ -24,7 +23,7 @@ import {
 import { agentValue, cooccurringTerm, linkWords } from '../../lib/engine/strategies/infospiders';
 import { Rng } from '../../lib/engine/rng';
 import { tokenize } from '../../lib/engine/text/tokenize';
-import { cosine, termVector } from '../../lib/engine/text/vector';
+import { cosine, termsCosine, termVector } from '../../lib/engine/text/vector';
 import { createCrawl } from '../../lib/engine/crawl';
 import { createFetcher } from '../../lib/engine/fetch/fetcher';
 import type { EvaluatedPage, FrontierEntry, LinkFeature, Strategy, StrategyContext } from '../../lib/engine/types';
@@ -246,7 +245,7 @@ describe('link scoring helpers', () => {
     for (let i = 0; i < 200; i++) {
       const terms = Array.from({ length: rng.int(25) }, () => vocab[rng.int(vocab.length)]);
       const plain = terms.length ? cosine(termVector(terms), topic.vector) : 0;
-      expect(termsSimilarityMeasured(terms, topic.measured)).toBe(plain);
+      expect(termsCosine(terms, topic.measured)).toBe(plain);
       expect(termsSimilarity(terms, topic.vector)).toBe(plain);
     }
   });
@@ -391,6 +390,25 @@ describe('Shark-search', () => {
     // A relevant page resets the inheritance.
     s.onPage(page('https://a3.example/', 0.6, [link('https://a4.example/')]));
     expect(s.inheritedOf('https://a4.example/')).toBeCloseTo(0.3, 12);
+  });
+
+  it('queues each link with the potential scoreLinks gives it: anchor, words around it, or neither', () => {
+    const s = new SharkSearch(ctx({ decay: 0.5, threshold: 0.3, gamma: 0.8, beta: 0.8 }, 1, 256));
+    const p = page('https://rel.example/', 0.7, [
+      link('https://anchor.example/', ['solar', 'mirror']),
+      link('https://context.example/', [], ['garden', 'solar'], ['lens', 'solar']),
+      link('https://before.example/', [], ['solar']),
+      link('https://none.example/', ['garden'], ['garden']),
+    ]);
+    const scored = s.scoreLinks(p);
+    // The words around an anchorless link count (not 0, not the matched anchor's 1).
+    const context = scored.find((x) => x.url === 'https://context.example/')!.score.context;
+    expect(context).toBeGreaterThan(0);
+    expect(context).toBeLessThan(1);
+    s.onPage(p);
+    const queued = new Map(s.entries().map((e) => [e.url, e.score]));
+    for (const { url, score } of scored) expect(queued.get(url)).toBe(score.potential);
+    expect(new Set(scored.map((x) => x.score.potential)).size).toBe(4);
   });
 
   it('depth bound: irrelevant paths end after D steps', () => {

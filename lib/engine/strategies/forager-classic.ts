@@ -34,15 +34,8 @@
  */
 import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
-import {
-  Centroid,
-  contextProximity,
-  prepareTopic,
-  termsSimilarityMeasured,
-  urlMatches,
-  urlTerms,
-  type PreparedTopic,
-} from './link-scoring';
+import { Centroid, contextProximity, prepareTopic, urlMatches, urlTerms, type PreparedTopic } from './link-scoring';
+import { termsCosine } from '../text/vector';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, asObject, num, str, strings } from './state';
 
@@ -107,7 +100,7 @@ export class ForagerClassic extends FrontierStrategy {
   scoreLink(link: LinkFeature, sim: number, parentInherited: number): { score: ForagerScore; info: LinkInfo } {
     const p = this.params;
     const inherited = Math.max(sim, p.decay * parentInherited);
-    const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
+    const anchor = termsCosine(link.anchorTerms, this.topic.measured);
     const context = contextProximity(link, this.topic.set);
     const uw = urlTerms(link.url, this.topic.language);
     const matches = urlMatches(uw, this.topic);

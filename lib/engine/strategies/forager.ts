@@ -51,15 +51,9 @@
  */
 import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
-import {
-  Centroid,
-  contextProximity,
-  prepareTopic,
-  termsSimilarityMeasured,
-  urlMatches,
-  urlTerms,
-  type PreparedTopic,
-} from './link-scoring';
+import { Centroid, contextProximity, prepareTopic, urlMatches, urlTerms, type PreparedTopic } from './link-scoring';
+import { fnv1a } from '../text/hash';
+import { termsCosine } from '../text/vector';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, asObject, num, str, strings } from './state';
 
@@ -103,20 +97,6 @@ const BUCKETS_KEPT = 8192;
 
 /** Number of hashed feature buckets of the link classifier (2^12). */
 export const CLASSIFIER_BUCKETS = 4096;
-
-/** FNV-1a hash (32 bits) of `prefix + s`, without building that string. */
-function fnv1a(s: string, prefix = ''): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < prefix.length; i++) {
-    h ^= prefix.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 /** scheme://host[:port], then the path (links reach strategies canonical, so no URL parsing is needed). */
 const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)/i;
@@ -437,7 +417,7 @@ export class ForagerStrategy extends FrontierStrategy {
   ): { info: LinkInfo; anchor: number; context: number } {
     const p = this.params;
     const inherited = Math.max(sim, p.decay * parentInherited);
-    const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
+    const anchor = termsCosine(link.anchorTerms, this.topic.measured);
     const context = contextProximity(link, this.topic.set);
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
     const features = this.classifier.linkIndices(link, uw, site, section);
@@ -446,8 +426,8 @@ export class ForagerStrategy extends FrontierStrategy {
   }
 
   /**
-   * The centroid's part of a link's score. The words are counted anew at each re-scoring rather than kept counted:
-   * counting them in scratch space (termsCosine) costs about what a kept vector's lookups do, and allocates nothing.
+   * The centroid's part of a link's score. The words are counted anew at each re-scoring (termsCosine: scratch space,
+   * nothing allocated) instead of a counted vector being kept for each queued link.
    */
   private learnedScore(info: LinkInfo): number {
     if (this.centroid.size === 0 || this.params.wLearned === 0) return 0;

@@ -31,12 +31,7 @@ export function prepareTopic(topic: Topic): PreparedTopic {
 
 /** Cosine similarity of a list of terms (e.g. an anchor's) to a vector; 0 for an empty list. */
 export function termsSimilarity(terms: readonly string[], vector: TermVector): number {
-  return termsSimilarityMeasured(terms, measure(vector));
-}
-
-/** {@link termsSimilarity} to a vector measured once (the same value, bit for bit). */
-export function termsSimilarityMeasured(terms: readonly string[], vector: MeasuredVector): number {
-  return termsCosine(terms, vector);
+  return termsCosine(terms, measure(vector));
 }
 
 /**

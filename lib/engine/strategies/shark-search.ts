@@ -17,7 +17,7 @@
 import type { EvaluatedPage, FrontierEntry, Json, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
 import { termsCosine } from '../text/vector';
-import { prepareTopic, termsSimilarityMeasured, type PreparedTopic } from './link-scoring';
+import { prepareTopic, type PreparedTopic } from './link-scoring';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, num, str } from './state';
 
@@ -68,11 +68,14 @@ export class SharkSearch extends FrontierStrategy {
     return { inherited, ttl };
   }
 
-  /** The anchor and context similarities of one link. */
-  private neighborhood(link: EvaluatedPage['links'][number]): { anchor: number; context: number } {
-    const anchor = termsSimilarityMeasured(link.anchorTerms, this.topic.measured);
-    const context = anchor > 0 ? 1 : termsCosine(link.contextBefore, this.topic.measured, link.contextAfter);
-    return { anchor, context };
+  /** The similarity of a link's anchor text to the topic. */
+  private anchor(link: EvaluatedPage['links'][number]): number {
+    return termsCosine(link.anchorTerms, this.topic.measured);
+  }
+
+  /** The context score: 1 when the anchor matched, else the similarity of the words around the anchor. */
+  private context(link: EvaluatedPage['links'][number], anchor: number): number {
+    return anchor > 0 ? 1 : termsCosine(link.contextBefore, this.topic.measured, link.contextAfter);
   }
 
   /** neighborhood = beta * anchor + (1 - beta) * context. */
@@ -89,7 +92,8 @@ export class SharkSearch extends FrontierStrategy {
   scoreLinks(page: EvaluatedPage): { url: string; score: SharkScore }[] {
     const { inherited, ttl } = this.inheritance(page);
     return page.links.map((link) => {
-      const { anchor, context } = this.neighborhood(link);
+      const anchor = this.anchor(link);
+      const context = this.context(link, anchor);
       const neighborhood = this.mix(anchor, context);
       const potential = this.potential(inherited, neighborhood);
       return { url: link.url, score: { inherited, anchor, context, neighborhood, potential, ttl } };
@@ -107,8 +111,8 @@ export class SharkSearch extends FrontierStrategy {
     this.forget(page.requestedUrl);
     if (!inheritance) return;
     for (const link of page.links) {
-      const { anchor, context } = this.neighborhood(link);
-      const potential = this.potential(inheritance.inherited, this.mix(anchor, context));
+      const anchor = this.anchor(link);
+      const potential = this.potential(inheritance.inherited, this.mix(anchor, this.context(link, anchor)));
       const result = this.enqueue(link.url, potential, page);
       if (result === 'added' || result === 'evicted-other' || result === 'raised') this.info.set(link.url, inheritance);
     }

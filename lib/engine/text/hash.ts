@@ -10,6 +10,14 @@ export function hashText(text: string): string {
   return cyrb53(text).toString(36);
 }
 
+/** FNV-1a (32 bits) of `prefix + s`, without building that string: a table's or a feature's hash (not mixed well). */
+export function fnv1a(s: string, prefix = ''): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < prefix.length; i++) h = Math.imul(h ^ prefix.charCodeAt(i), 0x01000193);
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /** cyrb53 of `text` with `seed`: a uniform 53-bit integer (the lab also uses it as a counter-based random source). */
 export function cyrb53(text: string, seed = 0): number {
   let h1 = 0xdeadbeef ^ seed;

@@ -1,4 +1,5 @@
 import type { TermVector, Topic } from '../types';
+import { fnv1a } from './hash';
 import { tokenize } from './tokenize';
 
 /** Counts terms into a term-frequency vector. */
@@ -71,16 +72,9 @@ let scratchSlots = new Int32Array(256);
 /** The default second list (a default `[]` would be a new array per call). */
 const NO_TERMS: readonly string[] = Object.freeze([]);
 
-/** FNV-1a of a term's UTF-16 code units (a table hash: collisions only cost a probe). */
-function termHash(t: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < t.length; i++) h = Math.imul(h ^ t.charCodeAt(i), 0x01000193);
-  return h >>> 0;
-}
-
 /** The position of `t` among the first `size` scratch terms, or -1 (`slots`: the call's table, `mask` its size - 1). */
 function scratchFind(t: string, slots: Int32Array, mask: number): number {
-  for (let i = termHash(t) & mask; slots[i] !== 0; i = (i + 1) & mask) {
+  for (let i = fnv1a(t) & mask; slots[i] !== 0; i = (i + 1) & mask) {
     if (scratchTerms[slots[i] - 1] === t) return slots[i] - 1;
   }
   return -1;
@@ -120,7 +114,7 @@ export function termsCosine(terms: readonly string[], b: MeasuredVector, more: r
   let indices = 0;
   for (let i = 0; i < n; i++) {
     const t = i < terms.length ? terms[i] : more[i - terms.length];
-    let at = termHash(t) & mask;
+    let at = fnv1a(t) & mask;
     while (slots[at] !== 0 && names[slots[at] - 1] !== t) at = (at + 1) & mask;
     if (slots[at] !== 0) counts[slots[at] - 1]++;
     else {
