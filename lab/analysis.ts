@@ -471,53 +471,221 @@ export interface TimeToTargets {
   n: number;
 }
 
-/** Computes every metric of every crawl record. */
+/** Computes every metric of every crawl record (all at once; {@link Analysis} takes them one by one). */
 export function analyze(
   records: CrawlRecord[],
   topics: LabTopic[],
   corpus: CorpusIndex,
   options: AnalysisOptions,
 ): { results: MetricResult[]; statics: TopicStatics[]; timeToTargets: TimeToTargets[] } {
-  const step = options.step ?? 50;
-  const maxBudget = Math.max(...options.budgets);
-  const points: number[] = [];
-  for (let p = step; p <= maxBudget; p += step) points.push(p);
-  if (points[points.length - 1] !== maxBudget) points.push(maxBudget);
-  // Every page count any value is read at: the dynamic points, the budgets, and the steps below each budget.
-  const counts = [...new Set([...points, ...options.budgets])].sort((a, b) => a - b);
-  const countIndex = new Map(counts.map((c, j) => [c, j]));
-  const time = options.time;
-  const timePoints: number[] = [];
-  if (time) {
-    const maxT = Math.max(...time.seconds);
-    const tStep = time.step ?? maxT / 60;
-    for (let t = tStep; t <= maxT + 1e-9; t += tStep) timePoints.push(Number(t.toFixed(6)));
-    for (const t of time.seconds) if (!timePoints.includes(t)) timePoints.push(t);
-    timePoints.sort((a, b) => a - b);
+  const analysis = new Analysis(topics, corpus, options);
+  records.forEach((r, i) => {
+    analysis.add(r, i);
+  });
+  return analysis.finish();
+}
+
+/** What one topic's records are measured against: per task, its curves and the targets left to find. */
+interface TopicMeasures {
+  curves: Map<TaskId, Map<string, Curve>>;
+  targetsLeft: Map<TaskId, Set<string>>;
+  statics: TopicStatics[];
+}
+
+/** One crawl record's numbers: each metric at the page counts, and (simulated network) over time. */
+interface RecordValues {
+  topic: string;
+  task: TaskId;
+  strategy: string;
+  /** Metric -> values at `budgets` then the dynamic points. */
+  atPages: Map<string, number[]>;
+  /** Simulated network records: metric (TIME_METRICS) -> values at `time.seconds` then the time points. */
+  atTimes?: Map<string, number[]>;
+  /** Simulated network records: seconds to the first k targets, for each of `time.firstTargets`. */
+  secondsTo?: number[];
+}
+
+/**
+ * The lab's analysis, one crawl record at a time: a record is measured when it arrives (its topic's static sets and
+ * curves are built with the topic's first record) and only its numbers are kept, so a run can measure each crawl as it
+ * ends, on the thread that would otherwise wait for the crawl workers, instead of all of them after the last one.
+ * {@link finish} gives what {@link analyze} gives for the records in index order, to the bit.
+ */
+export class Analysis {
+  private readonly step: number;
+  /** The dynamic view's page counts. */
+  private readonly points: number[] = [];
+  /** Every page count any value is read at: the dynamic points, the budgets, and the steps below each budget. */
+  private readonly counts: number[];
+  private readonly countIndex: Map<number, number>;
+  /** The dynamic view's simulated seconds (with a time view). */
+  private readonly timePoints: number[] = [];
+  private readonly hubs: Set<string>;
+  private readonly idf: ReturnType<typeof corpusIdf>;
+  private readonly similarity: DescriptionSimilarity;
+  private readonly metricNames: string[];
+  private readonly maxK: number;
+  private readonly topicById: Map<string, LabTopic>;
+  private readonly measures = new Map<string, TopicMeasures>();
+  /** By record index. */
+  private readonly values: RecordValues[] = [];
+
+  constructor(
+    private readonly topics: LabTopic[],
+    private readonly corpus: CorpusIndex,
+    private readonly options: AnalysisOptions,
+  ) {
+    const step = (this.step = options.step ?? 50);
+    const maxBudget = Math.max(...options.budgets);
+    const points = this.points;
+    for (let p = step; p <= maxBudget; p += step) points.push(p);
+    if (points[points.length - 1] !== maxBudget) points.push(maxBudget);
+    this.counts = [...new Set([...points, ...options.budgets])].sort((a, b) => a - b);
+    this.countIndex = new Map(this.counts.map((c, j) => [c, j]));
+    const time = options.time;
+    if (time) {
+      const maxT = Math.max(...time.seconds);
+      const tStep = time.step ?? maxT / 60;
+      for (let t = tStep; t <= maxT + 1e-9; t += tStep) this.timePoints.push(Number(t.toFixed(6)));
+      for (const t of time.seconds) if (!this.timePoints.includes(t)) this.timePoints.push(t);
+      this.timePoints.sort((a, b) => a - b);
+    }
+    this.hubs = new Set(corpus.ids.filter((_, i) => corpus.hub[i]));
+    this.idf = corpusIdf(corpus);
+    this.similarity = new DescriptionSimilarity(corpus);
+    this.metricNames = [
+      'recall',
+      'recall-reachable',
+      'recall-area',
+      'harvest',
+      ...options.ks.map((k) => `lexical@${k}`),
+      ...options.ks.map((k) => `linkage@${k}`),
+    ];
+    this.maxK = Math.max(...options.ks);
+    this.topicById = new Map(topics.map((t) => [t.id, t]));
   }
 
-  const hubs = new Set(corpus.ids.filter((_, i) => corpus.hub[i]));
-  const idf = corpusIdf(corpus);
-  const similarity = new DescriptionSimilarity(corpus);
-  const statics: TopicStatics[] = [];
-  const metricNames = [
-    'recall',
-    'recall-reachable',
-    'recall-area',
-    'harvest',
-    ...options.ks.map((k) => `lexical@${k}`),
-    ...options.ks.map((k) => `linkage@${k}`),
-  ];
-  const maxK = Math.max(...options.ks);
-  /** topic -> task -> metric -> curve ('recall-area' is read from the recall curve). */
-  const curves = new Map<string, Map<TaskId, Map<string, Curve>>>();
-  const targetsLeft = new Map<string, Map<TaskId, Set<string>>>();
+  /** Measures record number `index` (indices give the order of {@link finish}); keeps its numbers, not its pages. */
+  add(r: CrawlRecord, index: number): void {
+    const m = this.measuresOf(r.topic);
+    const fns = m.curves.get(r.task)!;
+    const { budgets } = this.options;
+    const at = [...budgets, ...this.points];
+    const atPages = new Map<string, number[]>();
+    for (const metric of this.metricNames) atPages.set(metric, this.valuesAt(r, fns, metric, at));
+    const v: RecordValues = { topic: r.topic, task: r.task, strategy: r.strategy, atPages };
+    const time = this.options.time;
+    if (time && r.times) {
+      const times = r.times;
+      // The pages crawled by each point in time: the count of pages whose time is at most t.
+      const pagesAt = [...time.seconds, ...this.timePoints].map((t) => pagesBy(times, t * 1000));
+      v.atTimes = new Map(TIME_METRICS.map((metric) => [metric, this.valuesAt(r, fns, metric, pagesAt)]));
+      const left = m.targetsLeft.get(r.task)!;
+      v.secondsTo = time.firstTargets.map((k) => secondsToTargets(r, left, k));
+    }
+    this.values[index] = v;
+  }
 
-  for (const topic of topics) {
+  /** The tables over every record added, and every topic's static sets (topics without records included). */
+  finish(): { results: MetricResult[]; statics: TopicStatics[]; timeToTargets: TimeToTargets[] } {
+    const { options, points, topics } = this;
+    const time = options.time;
+    const statics = topics.flatMap((t) => this.measuresOf(t.id).statics);
+    const groups = new Map<string, RecordValues[]>();
+    for (const r of this.values) {
+      if (!r) continue;
+      const key = `${r.task}\0${r.strategy}`;
+      if (!groups.has(key)) groups.set(key, []);
+      groups.get(key)!.push(r);
+    }
+    const results: MetricResult[] = [];
+    const timeToTargets: TimeToTargets[] = [];
+    for (const [key, recs] of groups) {
+      const [taskText, strategy] = key.split('\0');
+      const task = Number(taskText) as TaskId;
+      const topicIds = topics.map((t) => t.id).filter((id) => recs.some((r) => r.topic === id));
+      const byTopic = new Map(topicIds.map((t) => [t, recs.filter((r) => r.topic === t)]));
+      /** Per topic, values at each point (mean over the topic's seeds, NaN values left out), then cells over topics. */
+      const cellsOf = (valuesOfRecord: (r: RecordValues) => number[], width: number): Cell[] => {
+        const perTopicVals = new Map<string, number[]>();
+        for (const t of topicIds) {
+          const rows = byTopic.get(t)!.map(valuesOfRecord);
+          perTopicVals.set(
+            t,
+            Array.from({ length: width }, (_, j) => {
+              const vals = rows.map((row) => row[j]).filter((v) => !Number.isNaN(v));
+              return vals.length ? vals.reduce((s, v) => s + v, 0) / vals.length : NaN;
+            }),
+          );
+        }
+        return Array.from({ length: width }, (_, j) => {
+          const perTopic: Record<string, number> = {};
+          for (const t of topicIds) perTopic[t] = perTopicVals.get(t)![j];
+          const ms = meanSe(Object.values(perTopic).filter((v) => !Number.isNaN(v)));
+          return { mean: ms.mean, se: ms.se, n: ms.n, perTopic };
+        });
+      };
+      const timed = !!time && recs.every((r) => r.atTimes);
+      for (const metric of this.metricNames) {
+        const cells = cellsOf((r) => r.atPages.get(metric)!, options.budgets.length + points.length);
+        const budgets: Record<string, Cell> = {};
+        options.budgets.forEach((b, j) => {
+          budgets[String(b)] = cells[j];
+        });
+        const dyn = cells.slice(options.budgets.length);
+        const perTopic: Record<string, number[]> = {};
+        for (const t of topicIds) perTopic[t] = dyn.map((c) => c.perTopic[t]);
+        const result: MetricResult = {
+          task,
+          strategy,
+          metric,
+          budgets,
+          dynamic: { pages: points, mean: dyn.map((c) => c.mean), se: dyn.map((c) => c.se), perTopic },
+        };
+        if (timed && TIME_METRICS.includes(metric)) {
+          const tCells = cellsOf((r) => r.atTimes!.get(metric)!, time.seconds.length + this.timePoints.length);
+          result.times = {};
+          time.seconds.forEach((t, j) => {
+            result.times![String(t)] = tCells[j];
+          });
+          const tDyn = tCells.slice(time.seconds.length);
+          const tPerTopic: Record<string, number[]> = {};
+          for (const t of topicIds) tPerTopic[t] = tDyn.map((c) => c.perTopic[t]);
+          result.timeDynamic = {
+            pages: [],
+            seconds: this.timePoints,
+            mean: tDyn.map((c) => c.mean),
+            se: tDyn.map((c) => c.se),
+            perTopic: tPerTopic,
+          };
+        }
+        results.push(result);
+      }
+      if (timed) {
+        time.firstTargets.forEach((k, j) => {
+          const perTopic: Record<string, number> = {};
+          for (const t of topicIds) {
+            const secs = byTopic.get(t)!.map((r) => r.secondsTo![j]);
+            perTopic[t] = secs.reduce((s, v) => s + v, 0) / secs.length;
+          }
+          timeToTargets.push(timeToTargetsOf(task, strategy, k, perTopic));
+        });
+      }
+    }
+    return { results, statics, timeToTargets };
+  }
+
+  /** A topic's static sets and curves, built on first use. */
+  private measuresOf(topicId: string): TopicMeasures {
+    const known = this.measures.get(topicId);
+    if (known) return known;
+    const topic = this.topicById.get(topicId);
+    if (!topic) throw new Error(`analysis: a crawl record of topic ${topicId}, which is not among the topics`);
+    const { corpus, options } = this;
     const ranks = staticRankings(topic, corpus);
     const lang = topic.language ?? 'en';
-    const desc = tfidf(Object.fromEntries(countTerms(tokenize(topic.description, lang))), idf);
-    const descSim = similarity.to(desc);
+    const desc = tfidf(Object.fromEntries(countTerms(tokenize(topic.description, lang))), this.idf);
+    const descSim = this.similarity.to(desc);
     const simCache = new Map<string, number>();
     const sim = (id: string): number => {
       let v = simCache.get(id);
@@ -528,18 +696,17 @@ export function analyze(
       }
       return v;
     };
-    const byTask = new Map<TaskId, Map<string, Curve>>();
-    const left = new Map<TaskId, Set<string>>();
+    const m: TopicMeasures = { curves: new Map(), targetsLeft: new Map(), statics: [] };
     for (const task of [1, 2] as TaskId[]) {
       const seeds = seedsOf(topic, task);
-      const exclude = new Set([...hubs, ...seeds]);
-      const lexTop = topK(ranks.lexical, maxK, exclude);
-      const linkTop = topK(ranks.linkage, maxK, exclude);
+      const exclude = new Set([...this.hubs, ...seeds]);
+      const lexTop = topK(ranks.lexical, this.maxK, exclude);
+      const linkTop = topK(ranks.linkage, this.maxK, exclude);
       const seedSet = new Set(seeds);
       const reach = reachableFrom(corpus, seeds);
       const wanted = topic.targets.filter((t) => !seedSet.has(t));
       const reachable = wanted.filter((t) => reach[corpus.position.get(t) ?? -1] === 1);
-      statics.push({
+      m.statics.push({
         topic: topic.id,
         task,
         lexical: lexTop,
@@ -556,16 +723,15 @@ export function analyze(
         fns.set(`lexical@${k}`, recallCurve(lexTop.slice(0, k), seeds));
         fns.set(`linkage@${k}`, recallCurve(linkTop.slice(0, k), seeds));
       }
-      byTask.set(task, fns);
-      left.set(task, new Set(topic.targets.filter((t) => !seedSet.has(t))));
+      m.curves.set(task, fns);
+      m.targetsLeft.set(task, new Set(topic.targets.filter((t) => !seedSet.has(t))));
     }
-    curves.set(topic.id, byTask);
-    targetsLeft.set(topic.id, left);
+    this.measures.set(topicId, m);
+    return m;
   }
 
   /** A metric's values for one record at page counts in any order (recall-area: the mean of recall at every step and at the budget). */
-  const valuesAt = (r: CrawlRecord, metric: string, at: number[]): number[] => {
-    const fns = curves.get(r.topic)!.get(r.task)!;
+  private valuesAt(r: CrawlRecord, fns: Map<string, Curve>, metric: string, at: number[]): number[] {
     if (metric !== 'recall-area') {
       const order = at.map((c, j) => [c, j] as const).sort((x, y) => x[0] - y[0]);
       const sorted = fns.get(metric)!(
@@ -578,7 +744,8 @@ export function analyze(
       });
       return out;
     }
-    const recall = fns.get('recall')!(r.pages, counts);
+    const { step, countIndex } = this;
+    const recall = fns.get('recall')!(r.pages, this.counts);
     return at.map((b) => {
       // Area under the recall curve up to the budget, normalised: the mean of recall after every `step` pages.
       // It rewards finding targets early, which recall at the budget alone does not.
@@ -587,100 +754,7 @@ export function analyze(
       for (let p = step; p < b; p += step, n++) sum += recall[countIndex.get(p) ?? -1] ?? recallAtSlow(r, fns, p);
       return (sum + (recall[countIndex.get(b) ?? -1] ?? recallAtSlow(r, fns, b))) / (n + 1);
     });
-  };
-
-  const groups = new Map<string, CrawlRecord[]>();
-  for (const r of records) {
-    const key = `${r.task}\0${r.strategy}`;
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key)!.push(r);
   }
-  const results: MetricResult[] = [];
-  const timeToTargets: TimeToTargets[] = [];
-  for (const [key, recs] of groups) {
-    const [taskText, strategy] = key.split('\0');
-    const task = Number(taskText) as TaskId;
-    const topicIds = topics.map((t) => t.id).filter((id) => recs.some((r) => r.topic === id));
-    const byTopic = new Map(topicIds.map((t) => [t, recs.filter((r) => r.topic === t)]));
-    /** Per topic, values at each point (mean over the topic's seeds, NaN values left out), then cells over topics. */
-    const cellsOf = (valuesOfRecord: (r: CrawlRecord) => number[], width: number): Cell[] => {
-      const perTopicVals = new Map<string, number[]>();
-      for (const t of topicIds) {
-        const rows = byTopic.get(t)!.map(valuesOfRecord);
-        perTopicVals.set(
-          t,
-          Array.from({ length: width }, (_, j) => {
-            const vals = rows.map((row) => row[j]).filter((v) => !Number.isNaN(v));
-            return vals.length ? vals.reduce((s, v) => s + v, 0) / vals.length : NaN;
-          }),
-        );
-      }
-      return Array.from({ length: width }, (_, j) => {
-        const perTopic: Record<string, number> = {};
-        for (const t of topicIds) perTopic[t] = perTopicVals.get(t)![j];
-        const ms = meanSe(Object.values(perTopic).filter((v) => !Number.isNaN(v)));
-        return { mean: ms.mean, se: ms.se, n: ms.n, perTopic };
-      });
-    };
-    for (const metric of metricNames) {
-      const at = [...options.budgets, ...points];
-      const cells = cellsOf((r) => valuesAt(r, metric, at), at.length);
-      const budgets: Record<string, Cell> = {};
-      options.budgets.forEach((b, j) => {
-        budgets[String(b)] = cells[j];
-      });
-      const dyn = cells.slice(options.budgets.length);
-      const perTopic: Record<string, number[]> = {};
-      for (const t of topicIds) perTopic[t] = dyn.map((c) => c.perTopic[t]);
-      const result: MetricResult = {
-        task,
-        strategy,
-        metric,
-        budgets,
-        dynamic: { pages: points, mean: dyn.map((c) => c.mean), se: dyn.map((c) => c.se), perTopic },
-      };
-      if (time && TIME_METRICS.includes(metric) && recs.every((r) => r.times)) {
-        // The pages crawled by each point in time: the count of pages whose time is at most t.
-        const tAt = [...time.seconds, ...timePoints];
-        const tCells = cellsOf(
-          (r) =>
-            valuesAt(
-              r,
-              metric,
-              tAt.map((t) => pagesBy(r.times!, t * 1000)),
-            ),
-          tAt.length,
-        );
-        result.times = {};
-        time.seconds.forEach((t, j) => {
-          result.times![String(t)] = tCells[j];
-        });
-        const tDyn = tCells.slice(time.seconds.length);
-        const tPerTopic: Record<string, number[]> = {};
-        for (const t of topicIds) tPerTopic[t] = tDyn.map((c) => c.perTopic[t]);
-        result.timeDynamic = {
-          pages: [],
-          seconds: timePoints,
-          mean: tDyn.map((c) => c.mean),
-          se: tDyn.map((c) => c.se),
-          perTopic: tPerTopic,
-        };
-      }
-      results.push(result);
-    }
-    if (time && recs.every((r) => r.times)) {
-      for (const k of time.firstTargets) {
-        const perTopic: Record<string, number> = {};
-        for (const t of topicIds) {
-          const left = targetsLeft.get(t)!.get(task)!;
-          const secs = byTopic.get(t)!.map((r) => secondsToTargets(r, left, k));
-          perTopic[t] = secs.reduce((s, v) => s + v, 0) / secs.length;
-        }
-        timeToTargets.push(timeToTargetsOf(task, strategy, k, perTopic));
-      }
-    }
-  }
-  return { results, statics, timeToTargets };
 }
 
 /** Time to the first k targets from its per-topic seconds: the median over topics, and how many got there. */

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, freemem } from 'node:os';
 import { join, resolve } from 'node:path';
-import { analyze, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
+import { Analysis, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
 import { type CorpusIndex, loadCorpusIndex } from './corpus';
 import { mergeResults } from './merge';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
@@ -250,7 +250,15 @@ async function cmdRun(args: Args): Promise<void> {
     );
     const readingCacheBytes = readingCacheMb === undefined ? readingCacheFor(workers, freemem()) : readingCacheMb * 2 ** 20;
     if (workers > 0) log(`lab: each of ${workers} workers keeps up to ${readingCacheBytes / 2 ** 20} MB of page readings`);
+    // Each crawl is measured as it ends, while the workers crawl on (after the last one, only the tables are left).
+    const analysis = new Analysis(topics, corpus, {
+      budgets,
+      ks,
+      step,
+      ...(network ? { time: { seconds: timeSeconds, firstTargets } } : {}),
+    });
     const { records, stats } = await runCrawls({
+      onRecord: (record, index) => analysis.add(record, index),
       web,
       jobs,
       maxPages: Math.max(...budgets),
@@ -275,12 +283,7 @@ async function cmdRun(args: Args): Promise<void> {
       );
       log(`wrote ${pagesFile}`);
     }
-    const { results, statics, timeToTargets } = analyze(records, topics, corpus, {
-      budgets,
-      ks,
-      step,
-      ...(network ? { time: { seconds: timeSeconds, firstTargets } } : {}),
-    });
+    const { results, statics, timeToTargets } = analysis.finish();
     const comparisons: Comparison[] = pairs.flatMap(([a, b]) => compareStrategies(results, a, b));
     const siteCounts: Record<string, number> = {};
     for (const id of corpus.ids) siteCounts[id.split('/')[0]] = (siteCounts[id.split('/')[0]] ?? 0) + 1;

@@ -307,6 +307,8 @@ export interface RunOptions {
   keepScores?: boolean;
   /** Bytes of page readings each thread keeps (estimated; default DEFAULT_READING_CACHE_BYTES). */
   readingCacheBytes?: number;
+  /** Called with each crawl's record as the crawl ends (`index`: its job's). */
+  onRecord?: (record: CrawlRecord, index: number) => void;
 }
 
 /** Counters of a whole run. */
@@ -550,6 +552,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
       ...(o.times ? { times: o.times } : {}),
       ...(options.keepScores ? { scores: o.scores } : {}),
     };
+    options.onRecord?.(records[o.index], o.index);
     stats.evaluations += o.evaluations;
     stats.cacheHits += o.cacheHits;
     finished++;

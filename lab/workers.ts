@@ -10,12 +10,29 @@ import type { CrawlOutcome, JobQueue } from './run';
 import type { SiteConfig } from './sites';
 
 /** A worker thread running one of the lab's TypeScript worker scripts (through ./ts-worker.mjs, which loads tsx). */
-export function tsWorker(script: string, data: Record<string, unknown> = {}, heapMb?: number): Worker {
+export function tsWorker(
+  script: string,
+  data: Record<string, unknown> = {},
+  heap: { oldMb?: number; youngMb?: number } = {},
+): Worker {
   return new Worker(new URL('./ts-worker.mjs', import.meta.url), {
     workerData: { ...data, script: new URL(script, import.meta.url).href },
-    ...(heapMb ? { resourceLimits: { maxOldGenerationSizeMb: heapMb } } : {}),
+    resourceLimits: {
+      ...(heap.oldMb ? { maxOldGenerationSizeMb: heap.oldMb } : {}),
+      ...(heap.youngMb ? { maxYoungGenerationSizeMb: heap.youngMb } : {}),
+    },
   });
 }
+
+/**
+ * Young generation of a crawl worker (V8's default: 48 MB, 16 MB semi-spaces). A crawl allocates a few hundred MB
+ * (`bench/lab-steady.ts --allocations`), most of it short-lived (link words, scores, fetch records), beside a heap of
+ * GBs of readings; a larger young generation lets more of it die before it is promoted, which the old generation's
+ * collections, walking the readings, would then have to clear. Measured side by side (two `lab run`s of the test
+ * split's tenth at once, one worker each, Task 2, the 11 strategies): 9% less CPU with 192 MB, every crawl the same;
+ * 576 MB was no better (`bench/RESULTS.md`, "A larger young generation for the crawl workers").
+ */
+const CRAWL_WORKER_YOUNG_GENERATION_MB = 192;
 
 /** Heap a crawl worker gets beside its reading cache: the simulated web's sent answers (512 MB) and the crawls. */
 const CRAWL_WORKER_HEAP_BESIDES_READINGS_MB = 2048;
@@ -88,7 +105,12 @@ export async function runInWorkers(
         const worker = tsWorker(
           './crawl-worker.ts',
           { ...(web ? { web } : {}), ...(readingCacheBytes ? { readingCacheBytes } : {}) },
-          readingCacheBytes ? Math.ceil(readingCacheBytes / 2 ** 20) + CRAWL_WORKER_HEAP_BESIDES_READINGS_MB : undefined,
+          {
+            youngMb: CRAWL_WORKER_YOUNG_GENERATION_MB,
+            ...(readingCacheBytes
+              ? { oldMb: Math.ceil(readingCacheBytes / 2 ** 20) + CRAWL_WORKER_HEAP_BESIDES_READINGS_MB }
+              : {}),
+          },
         );
         workers.push(worker);
         const lane = w;

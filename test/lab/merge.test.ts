@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { analyze, type Cell, compareStrategies, medianOf, type MetricResult, type TimeToTargets } from '../../lab/analysis';
+import {
+  Analysis,
+  analyze,
+  type Cell,
+  compareStrategies,
+  medianOf,
+  type MetricResult,
+  type TimeToTargets,
+} from '../../lab/analysis';
 import { CorpusIndex, type CorpusDoc } from '../../lab/corpus';
 import { mergeResults } from '../../lab/merge';
 import { meanSe } from '../../lab/metrics';
@@ -338,6 +346,29 @@ describe('mergeResults against analyze()', () => {
       crawls: recs.map((r) => ({ ...r, pages: r.pages.length })),
     });
   };
+
+  it('Analysis, fed one record at a time in any order, gives what analyze() gives for them in index order', () => {
+    const all = [...records(['det'], [1]), ...records(['rand'], [1, 2, 3])];
+    const order = all.map((_, i) => i);
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    const incremental = new Analysis(topics, corpus, options);
+    for (const i of order) incremental.add(all[i], i);
+    const full = analyze(all, topics, corpus, options);
+    expect(full.results.length).toBe(2 * 2 * (3 + 2 * options.ks.length + 1));
+    expect(incremental.finish()).toEqual(full);
+    // A topic without records still has its static sets; a record of a topic not given is refused.
+    const some = all.filter((r) => r.topic !== 't3');
+    const partial = new Analysis(topics, corpus, options);
+    some.forEach((r, i) => {
+      partial.add(r, i);
+    });
+    expect(partial.finish()).toEqual(analyze(some, topics, corpus, options));
+    expect(partial.finish().statics.map((x) => `${x.topic}/${x.task}`)).toEqual(['t1/1', 't1/2', 't2/1', 't2/2', 't3/1', 't3/2']);
+    expect(() => partial.add({ ...all[0], topic: 'nope' }, 99)).toThrow(/topic nope/);
+  });
 
   it('equals the analysis of every crawl at once (to rounding)', () => {
     const a = asFile(records(['det', 'rand'], [1]), [1], ['det', 'rand']);
