@@ -515,6 +515,8 @@ export class Analysis {
   private readonly step: number;
   /** The dynamic view's page counts. */
   private readonly points: number[] = [];
+  /** The page counts each record is read at: the budgets, then the dynamic points. */
+  private readonly pageCounts: number[];
   /** Every page count any value is read at: the dynamic points, the budgets, and the steps below each budget. */
   private readonly counts: number[];
   private readonly countIndex: Map<number, number>;
@@ -542,6 +544,7 @@ export class Analysis {
     if (points[points.length - 1] !== maxBudget) points.push(maxBudget);
     this.counts = [...new Set([...points, ...options.budgets])].sort((a, b) => a - b);
     this.countIndex = new Map(this.counts.map((c, j) => [c, j]));
+    this.pageCounts = [...options.budgets, ...points];
     const time = options.time;
     if (time) {
       const maxT = Math.max(...time.seconds);
@@ -569,10 +572,8 @@ export class Analysis {
   add(r: CrawlRecord, index: number): void {
     const m = this.measuresOf(r.topic);
     const fns = m.curves.get(r.task)!;
-    const { budgets } = this.options;
-    const at = [...budgets, ...this.points];
     const atPages = new Map<string, number[]>();
-    for (const metric of this.metricNames) atPages.set(metric, this.valuesAt(r, fns, metric, at));
+    for (const metric of this.metricNames) atPages.set(metric, this.valuesAt(r, fns, metric, this.pageCounts));
     const v: RecordValues = { topic: r.topic, task: r.task, strategy: r.strategy, atPages };
     const time = this.options.time;
     if (time && r.times) {
@@ -627,7 +628,7 @@ export class Analysis {
       };
       const timed = !!time && recs.every((r) => r.atTimes);
       for (const metric of this.metricNames) {
-        const cells = cellsOf((r) => r.atPages.get(metric)!, options.budgets.length + points.length);
+        const cells = cellsOf((r) => r.atPages.get(metric)!, this.pageCounts.length);
         const budgets: Record<string, Cell> = {};
         options.budgets.forEach((b, j) => {
           budgets[String(b)] = cells[j];

@@ -10,7 +10,7 @@ import {
 } from '../../lab/analysis';
 import { CorpusIndex, type CorpusDoc } from '../../lab/corpus';
 import { mergeResults } from '../../lab/merge';
-import { meanSe } from '../../lab/metrics';
+import { meanSe, setRecall } from '../../lab/metrics';
 import { type LabResults, runHeader, textTable } from '../../lab/report';
 import type { CrawlRecord } from '../../lab/run';
 import type { LabTopic, TaskId } from '../../lab/topics';
@@ -356,9 +356,24 @@ describe('mergeResults against analyze()', () => {
     }
     const incremental = new Analysis(topics, corpus, options);
     for (const i of order) incremental.add(all[i], i);
+    const tables = incremental.finish();
+    // Recall at each budget against metrics.ts's own measure (analyze() is built on Analysis: not a reference).
+    for (const topic of topics)
+      for (const task of [1, 2] as TaskId[])
+        for (const budget of options.budgets) {
+          const own = all
+            .filter((r) => r.topic === topic.id && r.task === task && r.strategy === 'rand')
+            .map((r) => setRecall(r.pages, budget, topic.targets, task === 1 ? topic.examples : topic.neighbors))
+            .filter((v) => !Number.isNaN(v));
+          const cell = tables.results.find((x) => x.task === task && x.strategy === 'rand' && x.metric === 'recall')!.budgets[
+            String(budget)
+          ];
+          if (own.length === 0) expect(cell.perTopic[topic.id]).toBeNaN();
+          else expect(cell.perTopic[topic.id]).toBe(own.reduce((a, b) => a + b, 0) / own.length);
+        }
     const full = analyze(all, topics, corpus, options);
     expect(full.results.length).toBe(2 * 2 * (3 + 2 * options.ks.length + 1));
-    expect(incremental.finish()).toEqual(full);
+    expect(tables).toEqual(full);
     // A topic without records still has its static sets; a record of a topic not given is refused.
     const some = all.filter((r) => r.topic !== 't3');
     const partial = new Analysis(topics, corpus, options);

@@ -72,12 +72,11 @@ let scratchSlots = new Int32Array(256);
 /** The default second list (a default `[]` would be a new array per call). */
 const NO_TERMS: readonly string[] = Object.freeze([]);
 
-/** The position of `t` among the first `size` scratch terms, or -1 (`slots`: the call's table, `mask` its size - 1). */
-function scratchFind(t: string, slots: Int32Array, mask: number): number {
-  for (let i = fnv1a(t) & mask; slots[i] !== 0; i = (i + 1) & mask) {
-    if (scratchTerms[slots[i] - 1] === t) return slots[i] - 1;
-  }
-  return -1;
+/** The table slot of `t`: the one holding it, or the free one where it would go (`mask`: the call's table size - 1). */
+function scratchSlot(t: string, slots: Int32Array, mask: number): number {
+  let i = fnv1a(t) & mask;
+  while (slots[i] !== 0 && scratchTerms[slots[i] - 1] !== t) i = (i + 1) & mask;
+  return i;
 }
 
 /** Whether `k` is an array index ("0", "42"; not "042"): such keys come first, in numeric order, in a for-in. */
@@ -114,8 +113,7 @@ export function termsCosine(terms: readonly string[], b: MeasuredVector, more: r
   let indices = 0;
   for (let i = 0; i < n; i++) {
     const t = i < terms.length ? terms[i] : more[i - terms.length];
-    let at = fnv1a(t) & mask;
-    while (slots[at] !== 0 && names[slots[at] - 1] !== t) at = (at + 1) & mask;
+    const at = scratchSlot(t, slots, mask);
     if (slots[at] !== 0) counts[slots[at] - 1]++;
     else {
       names[size] = t;
@@ -132,7 +130,7 @@ export function termsCosine(terms: readonly string[], b: MeasuredVector, more: r
   let dot = 0;
   if (size > b.size) {
     for (const k in vector) {
-      const j = scratchFind(k, slots, mask);
+      const j = slots[scratchSlot(k, slots, mask)] - 1;
       if (j >= 0) dot += vector[k] * counts[j];
     }
   } else {
