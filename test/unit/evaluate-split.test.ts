@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluatePage, evaluateReading, prepareTopic, readPage } from '../../lib/engine/html';
-import type { PageEvaluation, Topic } from '../../lib/engine/types';
+import { PackedLinks } from '../../lib/engine/html/packed-links';
+import type { LinkFeature, PageEvaluation, Topic } from '../../lib/engine/types';
 
 const enc = (s: string) => new TextEncoder().encode(s);
 
@@ -90,11 +91,16 @@ describe('readPage + evaluateReading', () => {
     expect(undeclared.passCount).toBe(3);
   });
 
-  it('give each evaluation its own links array and robots object', () => {
+  it('give each evaluation its own links and robots object', () => {
     const reading = readPage(input('english'));
     const a = evaluateReading(reading, TOPICS[0]);
     const b = evaluateReading(reading, TOPICS[1]);
     expect(a.links.length).toBeGreaterThan(3);
+    const first = JSON.stringify(b.links[0]);
+    a.links[0].anchorTerms.push('changed');
+    a.links[0].contextBefore.length = 0;
+    a.links[0].url = 'https://changed.example/';
+    expect(JSON.stringify(b.links[0])).toBe(first);
     a.links.length = 0;
     a.robots.nofollow = true;
     expect(b.links.length).toBeGreaterThan(3);
@@ -110,5 +116,35 @@ describe('readPage + evaluateReading', () => {
     const ev = evaluatePage({ url: 'https://example.com/x', body: enc(html), topic: { keywords: word, language: 'en' } });
     expect(ev.snippet).toContain(word);
     expect(ev.snippet.startsWith('Ein langer')).toBe(false);
+  });
+});
+
+describe('PackedLinks', () => {
+  const link = (url: string, anchorText: string, anchorTerms: string[], before: string[], after: string[], nofollow = false) =>
+    ({ url, anchorText, anchorTerms, contextBefore: before, contextAfter: after, nofollow }) as LinkFeature;
+  const links: LinkFeature[] = [
+    link('https://example.com/a', 'Brewing coffee', ['brew', 'coffe'], [], ['grind', 'water', 'coffe']),
+    link('https://example.com/b?q=1#x', '', [], ['coffe', 'brew'], [], true),
+    link('https://example.com/é/日本', 'Kaffee | Café', ['kaffe', 'caf'], ['brew'], ['brew']),
+    link(`https://example.com/${'long/'.repeat(40)}`, 'x'.repeat(300), ['x'.repeat(300)], ['a', 'a', 'a'], ['a']),
+    link('https://example.com/a2', '', [], [], []),
+  ];
+
+  it('unpack to the links packed: every field, in the same key order', () => {
+    const packed = new PackedLinks(links);
+    expect(packed.length).toBe(links.length);
+    expect(JSON.stringify(packed.unpack())).toBe(JSON.stringify(links));
+    expect(JSON.stringify(new PackedLinks([]).unpack())).toBe('[]');
+  });
+
+  it('unpack new objects each time, which the packed ones do not see changed', () => {
+    const packed = new PackedLinks(links);
+    const a = packed.unpack();
+    const b = packed.unpack();
+    expect(a[0]).not.toBe(b[0]);
+    expect(a[0].anchorTerms).not.toBe(b[0].anchorTerms);
+    a[0].anchorTerms.push('x');
+    a[2].contextAfter.length = 0;
+    expect(JSON.stringify(packed.unpack())).toBe(JSON.stringify(links));
   });
 });

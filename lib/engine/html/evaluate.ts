@@ -5,6 +5,7 @@ import { stopwordLanguage, TermCounter, TermStream, tokenize, tokenizeInto } fro
 import { keywordVector, norm, topicVector } from '../text/vector';
 import { canonicalizeUrl } from '../url/canonical';
 import { decodeHtml } from './charset';
+import { PackedLinks } from './packed-links';
 import { hashText } from '../text/hash';
 
 /** Most distinct outlinks kept per page; later new URLs are dropped (pages with 20,000 links exist). */
@@ -331,8 +332,8 @@ export function readPage(input: PageInput, options: EvaluateOptions = {}): PageR
 }
 
 /**
- * A page read before any topic (see {@link readPage}). Evaluations of one reading share its link objects and its
- * term vector: treat them as read-only (each evaluation gets its own links array and robots object).
+ * A page read before any topic (see {@link readPage}). Evaluations of one reading share its term vector: treat it as
+ * read-only (each evaluation gets its own links, unpacked from the pass's PackedLinks, and its own robots object).
  */
 export class PageReading {
   /** Charset actually used to decode the bytes. */
@@ -736,7 +737,7 @@ function readText(
   );
   pass.title = title;
   pass.length = tokens.length + titleTerms.length;
-  pass.links = links;
+  pass.links = new PackedLinks(links);
   pass.baseUrl = baseUrl;
   pass.robots = robots;
   if (lang !== undefined) pass.lang = own(lang);
@@ -765,10 +766,12 @@ interface Blocks {
  * What one pass over a page's text (in one language) found, before any topic; per boilerplate weight, the weights
  * of its runs and what they take from the score ({@link Weighted}).
  */
+const EMPTY_LINKS = new PackedLinks([]);
+
 class TextPass {
   title = '';
   length = 0;
-  links: LinkFeature[] = [];
+  links = EMPTY_LINKS;
   baseUrl = '';
   robots = { noindex: false, nofollow: false };
   lang?: string;
@@ -820,7 +823,7 @@ class TextPass {
       snippet,
       mainText: weighted.mainText(),
       contentHash: weighted.contentHash(),
-      links: this.links.slice(),
+      links: this.links.unpack(),
       terms: this.terms,
       length: this.length,
       charset,
@@ -972,7 +975,9 @@ function weighRuns(
 
 /** What runs below full weight take from a page's counts: per term, and the resulting sum of squares. */
 interface BoilerCut {
+  /** Index of each term with a cut into `amount` (a map of indexes, not of fractions: each of those is a heap object). */
   removed: Map<string, number> | null;
+  amount: Float64Array;
   sumOfSquares: number;
 }
 
@@ -992,14 +997,18 @@ function boilerCut(terms: TermVector, sumOfSquares: number, tokens: string[], ru
     }
   }
   let sq = sumOfSquares;
+  const amount = new Float64Array(removed?.size ?? 0);
   if (removed) {
+    let i = 0;
     for (const [t, d] of removed) {
       const c = terms[t] ?? 0;
       const w = c - d;
       sq -= c * c - w * w;
+      amount[i] = d;
+      removed.set(t, i++);
     }
   }
-  return { removed, sumOfSquares: sq };
+  return { removed, amount, sumOfSquares: sq };
 }
 
 /** cos(topic, page) with the page's tokens weighted by run (`cut`, see boilerCut); `topicNorm` is norm(topic). */
@@ -1009,7 +1018,9 @@ function weightedCosine(topic: TermVector, topicNorm: number, terms: TermVector,
   let dot = 0;
   for (const k in topic) {
     const c = terms[k];
-    if (c !== undefined) dot += topic[k] * (c - (removed?.get(k) ?? 0));
+    if (c === undefined) continue;
+    const at = removed?.get(k);
+    dot += topic[k] * (c - (at === undefined ? 0 : cut.amount[at]));
   }
   if (dot <= 0) return 0;
   const sq = cut.sumOfSquares;
