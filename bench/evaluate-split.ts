@@ -14,8 +14,9 @@
  * Exits 1 on any difference.
  *
  * With `--memory` (run with node --expose-gc) it measures instead what a reading holds in memory once scored for a
- * topic (heap growth over the sample's readings, kept, bodies cut at the fetcher's 100 KB), by body size: the lab's
- * cache of readings estimates their bytes from it (lab/run.ts READING_BYTES_PER_BODY_BYTE).
+ * topic (growth of the heap and of typed arrays' buffers over the sample's readings, kept, bodies cut at the fetcher's
+ * 100 KB), by body size: the lab's cache of readings estimates their bytes from it (lab/run.ts
+ * READING_BYTES_PER_BODY_BYTE).
  *
  * Run: npx tsx bench/evaluate-split.ts [--corpus docweb-l] [--cache DIR] [--every 20] [--topics 4] [--baseline DIR]
  *      node --expose-gc --import tsx bench/evaluate-split.ts --memory [--every 25]
@@ -182,6 +183,11 @@ function measureMemory(web: ReturnType<typeof simulatedWeb>, sample: string[], t
     [20_000, 50_000],
     [50_000, Number.POSITIVE_INFINITY],
   ];
+  // The heap and the typed arrays' buffers outside it (a reading keeps its tokens, runs and offsets in typed arrays).
+  const held = () => {
+    const m = process.memoryUsage();
+    return m.heapUsed + m.arrayBuffers;
+  };
   let kept: unknown[] = [];
   for (const [lo, hi] of [[0, Number.POSITIVE_INFINITY] as [number, number], ...bands]) {
     const band = inputs.filter((x) => x.body.length >= lo && x.body.length < hi);
@@ -189,7 +195,7 @@ function measureMemory(web: ReturnType<typeof simulatedWeb>, sample: string[], t
     kept = [];
     gc();
     gc();
-    const before = process.memoryUsage().heapUsed;
+    const before = held();
     kept = band.map((input) => {
       const reading = readPage(input);
       evaluateReading(reading, topic);
@@ -197,11 +203,11 @@ function measureMemory(web: ReturnType<typeof simulatedWeb>, sample: string[], t
     });
     gc();
     gc();
-    const held = (process.memoryUsage().heapUsed - before) / kept.length;
+    const perReading = (held() - before) / kept.length;
     const body = band.reduce((sum, x) => sum + x.body.length, 0) / band.length;
     console.log(
       `bodies ${lo}-${hi === Number.POSITIVE_INFINITY ? '' : hi} bytes: ${kept.length} readings, body ${(body / 1024).toFixed(1)} KB, ` +
-        `${(held / 1024).toFixed(1)} KB held per reading (${(held / body).toFixed(2)} per body byte)`,
+        `${(perReading / 1024).toFixed(1)} KB held per reading (${(perReading / body).toFixed(2)} per body byte)`,
     );
   }
 }

@@ -726,11 +726,16 @@ function readText(
   const baseUrl = baseHref ?? url;
   const links = buildLinks(rawLinks, baseUrl, tokens, window, maxLinks, language);
   const pass = new TextPass(
-    tokens,
-    tokenOffsets,
+    TokenList.of(tokens),
+    Int32Array.from(tokenOffsets),
     visibleText,
-    { token: runToken, text: runText, kind: runKind, block: runBlock },
-    { token: blockToken, linkTokens: blockLinkTokens },
+    {
+      token: Int32Array.from(runToken),
+      text: Int32Array.from(runText),
+      kind: Uint8Array.from(runKind),
+      block: Int32Array.from(runBlock),
+    },
+    { token: Int32Array.from(blockToken), linkTokens: Int32Array.from(blockLinkTokens) },
     terms,
     sumOfSquares,
     counter.stopWords / Math.max(1, counter.stopWords + tokens.length),
@@ -750,16 +755,55 @@ function readText(
   return pass;
 }
 
-/** Runs of text (first token, offset in the visible text, kind, block) and blocks (first token, tokens in links). */
+/**
+ * Runs of text (first token, offset in the visible text, kind, block) and blocks (first token, tokens in links), as
+ * typed arrays: a reading is kept for many topics, and the collector walks every slot of a plain array.
+ */
 interface Runs {
-  token: number[];
-  text: number[];
-  kind: number[];
-  block: number[];
+  token: Int32Array;
+  text: Int32Array;
+  kind: Uint8Array;
+  block: Int32Array;
 }
 interface Blocks {
-  token: number[];
-  linkTokens: number[];
+  token: Int32Array;
+  linkTokens: Int32Array;
+}
+
+/**
+ * A pass's tokens as indexes into its distinct terms: one slot per token that the collector does not walk, instead
+ * of a reference to a string.
+ */
+class TokenList {
+  private constructor(
+    readonly vocabulary: string[],
+    readonly ids: Int32Array,
+  ) {}
+
+  static of(tokens: readonly string[]): TokenList {
+    const index = new Map<string, number>();
+    const vocabulary: string[] = [];
+    const ids = new Int32Array(tokens.length);
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
+      let id = index.get(t);
+      if (id === undefined) {
+        id = vocabulary.length;
+        index.set(t, id);
+        vocabulary.push(t);
+      }
+      ids[i] = id;
+    }
+    return new TokenList(vocabulary, ids);
+  }
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  at(i: number): string {
+    return this.vocabulary[this.ids[i]];
+  }
 }
 
 /**
@@ -782,8 +826,8 @@ class TextPass {
   private readonly byWeight = new Map<number, Weighted>();
 
   constructor(
-    readonly tokens: string[],
-    readonly tokenOffsets: number[],
+    readonly tokens: TokenList,
+    readonly tokenOffsets: Int32Array,
     readonly text: TextView,
     readonly runs: Runs,
     readonly blocks: Blocks,
@@ -892,7 +936,7 @@ class Weighted {
 }
 
 /** Up to DETECT_CHARS characters of the page's heaviest text, raw, for the language detector. */
-function detectionSample(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+function detectionSample(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
   return heaviestText(text, runText, runKind, weight, DETECT_CHARS);
 }
 
@@ -900,7 +944,7 @@ function detectionSample(text: TextView, runText: number[], runKind: number[], w
  * The page's main text for the library's full-text index: its heaviest text (as the snippet and the detector read it),
  * whitespace collapsed, cut at a word within MAIN_TEXT_CHARS.
  */
-function mainTextOf(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+function mainTextOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
   // Raw text holds runs of whitespace: read twice the cap, then cut what is left after collapsing.
   const s = collapse(heaviestText(text, runText, runKind, weight, MAIN_TEXT_CHARS * 2));
   if (s.length <= MAIN_TEXT_CHARS) return s;
@@ -913,12 +957,18 @@ function mainTextOf(text: TextView, runText: number[], runKind: number[], weight
  * past the cut is still a change. Boilerplate (navigation, banners, footers, link lists) never counts, so a new date in
  * a footer or another advert leaves it as it was.
  */
-function contentHashOf(text: TextView, runText: number[], runKind: number[], weight: number[]): string {
+function contentHashOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
   return hashText(collapse(heaviestText(text, runText, runKind, weight, Number.POSITIVE_INFINITY)));
 }
 
 /** Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order. */
-function heaviestText(text: TextView, runText: number[], runKind: number[], weight: number[], max: number): string {
+function heaviestText(
+  text: TextView,
+  runText: ArrayLike<number>,
+  runKind: ArrayLike<number>,
+  weight: Float64Array,
+  max: number,
+): string {
   let top = -1;
   for (let r = 0; r < weight.length; r++) if (runKind[r] !== KIND_BOILER && weight[r] > top) top = weight[r];
   let out = '';
@@ -937,27 +987,27 @@ function clampWeight(value: number | undefined, fallback: number): number {
 
 /** The weight of each run of text (see evaluatePage), and the token where each run ends. */
 interface RunWeights {
-  weight: number[];
-  end: number[];
-  start: number[];
+  weight: Float64Array;
+  end: Int32Array;
+  start: Int32Array;
 }
 
 function weighRuns(
-  runToken: number[],
-  runKind: number[],
-  runBlock: number[],
-  blockToken: number[],
-  blockLinkTokens: number[],
+  runToken: Int32Array,
+  runKind: Uint8Array,
+  runBlock: Int32Array,
+  blockToken: Int32Array,
+  blockLinkTokens: Int32Array,
   tokenCount: number,
   boilerWeight: number,
 ): RunWeights {
   const n = runToken.length;
-  const end = new Array<number>(n);
+  const end = new Int32Array(n);
   for (let i = 0; i < n; i++) end[i] = i + 1 < n ? runToken[i + 1] : tokenCount;
   let mainTokens = 0;
   for (let i = 0; i < n; i++) if (runKind[i] === KIND_MAIN) mainTokens += end[i] - runToken[i];
   const hasMain = mainTokens > 0 && mainTokens >= MAIN_SHARE * tokenCount;
-  const weight = new Array<number>(n);
+  const weight = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const b = runBlock[i];
     const blockTokens = (b + 1 < blockToken.length ? blockToken[b + 1] : tokenCount) - blockToken[b];
@@ -985,14 +1035,14 @@ interface BoilerCut {
  * The correction of the plain counts (and of their sum of squares, from the counter) by what runs below full weight
  * take away: only those runs are walked.
  */
-function boilerCut(terms: TermVector, sumOfSquares: number, tokens: string[], runs: RunWeights): BoilerCut {
+function boilerCut(terms: TermVector, sumOfSquares: number, tokens: TokenList, runs: RunWeights): BoilerCut {
   let removed: Map<string, number> | null = null;
   for (let r = 0; r < runs.weight.length; r++) {
     const cut = 1 - runs.weight[r];
     if (cut <= 0) continue;
     removed ??= new Map();
     for (let i = runs.start[r], e = runs.end[r]; i < e; i++) {
-      const t = tokens[i];
+      const t = tokens.at(i);
       removed.set(t, (removed.get(t) ?? 0) + cut);
     }
   }
@@ -1175,11 +1225,11 @@ function cutSnippet(text: TextView, start: number, leadingCut: boolean, stop: nu
 /** The runs of text with their weights, as the snippet reads them (see evaluatePage). */
 interface SnippetRuns {
   /** First token of each run. */
-  token: number[];
+  token: ArrayLike<number>;
   /** Offset of each run in the visible text. */
-  text: number[];
-  kind: number[];
-  weight: number[];
+  text: ArrayLike<number>;
+  kind: ArrayLike<number>;
+  weight: Float64Array;
 }
 
 /**
@@ -1189,7 +1239,7 @@ interface SnippetRuns {
  * (within the hit's run), and at each hit for sentences too long to show whole; a passage stops where lighter text
  * begins. Without a hit: the start of the heaviest text, up to the next boilerplate.
  */
-function bestSnippet(text: TextView, tokens: string[], offsets: number[], query: TermVector, runs: SnippetRuns): string {
+function bestSnippet(text: TextView, tokens: TokenList, offsets: Int32Array, query: TermVector, runs: SnippetRuns): string {
   if (!text.hasNonSpace()) return '';
   const n = runs.token.length;
   /**
@@ -1206,7 +1256,12 @@ function bestSnippet(text: TextView, tokens: string[], offsets: number[], query:
 
   const queryTerms = new Set(Object.keys(query));
   const hitTokens: number[] = [];
-  if (queryTerms.size > 0) for (let i = 0; i < tokens.length; i++) if (queryTerms.has(tokens[i])) hitTokens.push(i);
+  if (queryTerms.size > 0) {
+    // Asked once per distinct term, not per token.
+    const isHit = tokens.vocabulary.map((t) => queryTerms.has(t));
+    const ids = tokens.ids;
+    for (let i = 0; i < ids.length; i++) if (isHit[ids[i]]) hitTokens.push(i);
+  }
   // The run of each hit (runs and hits both in token order), and the heaviest weight among usable runs with a hit.
   const hitRun: number[] = [];
   let best = -1;
@@ -1223,7 +1278,7 @@ function bestSnippet(text: TextView, tokens: string[], offsets: number[], query:
     const r = hitRun[h];
     if (!usable(r) || runs.weight[r] !== best) continue;
     hits.push(offsets[hitTokens[h]]);
-    hitTerms.push(tokens[hitTokens[h]]);
+    hitTerms.push(tokens.at(hitTokens[h]));
     hitFloor.push(runs.text[r]);
     hitStop.push(r);
   }
