@@ -167,9 +167,12 @@ export class CachingEvaluator implements Evaluator {
 }
 
 /**
- * Memory a reading holds per byte of the page (visible text, tokens and their offsets, runs, links, term vector),
- * and per page: measured on DocWeb-L pages (`node --expose-gc --import tsx bench/evaluate-split.ts --memory`: 56, 86,
- * 171 and 425 KB for bodies of 5, 13, 31 and 81 KB; 160 KB for the average body of 28 KB).
+ * Memory a reading holds per byte of the page (visible text, tokens and their offsets, runs, packed links, term
+ * vector), and per page. Set when a reading held its links and tokens as objects (`node --expose-gc --import tsx
+ * bench/evaluate-split.ts --memory` on DocWeb-L pages: 56, 86, 171 and 425 KB for bodies of 5, 13, 31 and 81 KB,
+ * 160 KB for the average body of 28 KB). Packed, a reading holds 42, 58, 102 and 226 KB (95 KB on average), so the
+ * estimate is now about 1.7 times what a reading holds: kept so, the heap it sizes (the cache plus
+ * CRAWL_WORKER_HEAP_BESIDES_READINGS_MB) has room to spare and the collector seldom runs near the limit.
  */
 const READING_BYTES_PER_BODY_BYTE = 5;
 const READING_BYTES_FIXED = 24_000;
