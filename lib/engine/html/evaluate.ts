@@ -806,12 +806,13 @@ class TokenList {
   }
 }
 
+/** The links of a pass that found none (a PackedLinks never changes: each evaluation unpacks its own). */
+const EMPTY_LINKS = new PackedLinks([]);
+
 /**
  * What one pass over a page's text (in one language) found, before any topic; per boilerplate weight, the weights
  * of its runs and what they take from the score ({@link Weighted}).
  */
-const EMPTY_LINKS = new PackedLinks([]);
-
 class TextPass {
   title = '';
   length = 0;

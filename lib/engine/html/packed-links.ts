@@ -5,8 +5,9 @@ import type { LinkFeature } from '../types';
  *
  * A reading is kept for many topics (the lab keeps tens of thousands per thread), and as objects its links were two
  * thirds of the objects a reading holds (78 links and ~15 heap objects each on an average DocWeb-L page): every full
- * collection walks them. Packed, a page's links are a string per link and six objects more; {@link PackedLinks.unpack}
- * gives each evaluation links of its own, equal to the packed ones field for field and in the same key order.
+ * collection walks them. Packed, they are a slice per URL and eight objects more (two strings, six arrays), their
+ * context terms the page's own token strings; {@link PackedLinks.unpack} gives each evaluation links of its own, equal
+ * to the packed ones field for field and in the same key order.
  */
 export class PackedLinks {
   /**
