@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evaluatePage, evaluateReading, prepareTopic, readPage } from '../../lib/engine/html';
-import { PackedLinks } from '../../lib/engine/html/packed-links';
+import { PackedLinks } from '../../lib/engine/html/packed';
 import type { LinkFeature, PageEvaluation, Topic } from '../../lib/engine/types';
 
 const enc = (s: string) => new TextEncoder().encode(s);

@@ -5,7 +5,7 @@ import { stopwordLanguage, TermCounter, TermStream, tokenize, tokenizeInto } fro
 import { keywordVector, norm, topicVector } from '../text/vector';
 import { canonicalizeUrl } from '../url/canonical';
 import { decodeHtml } from './charset';
-import { PackedLinks } from './packed-links';
+import { PackedLinks, TokenList } from './packed';
 import { hashText } from '../text/hash';
 
 /** Most distinct outlinks kept per page; later new URLs are dropped (pages with 20,000 links exist). */
@@ -768,42 +768,6 @@ interface Runs {
 interface Blocks {
   token: Int32Array;
   linkTokens: Int32Array;
-}
-
-/**
- * A pass's tokens as indexes into its distinct terms: one slot per token that the collector does not walk, instead
- * of a reference to a string.
- */
-class TokenList {
-  private constructor(
-    readonly vocabulary: string[],
-    readonly ids: Int32Array,
-  ) {}
-
-  static of(tokens: readonly string[]): TokenList {
-    const index = new Map<string, number>();
-    const vocabulary: string[] = [];
-    const ids = new Int32Array(tokens.length);
-    for (let i = 0; i < tokens.length; i++) {
-      const t = tokens[i];
-      let id = index.get(t);
-      if (id === undefined) {
-        id = vocabulary.length;
-        index.set(t, id);
-        vocabulary.push(t);
-      }
-      ids[i] = id;
-    }
-    return new TokenList(vocabulary, ids);
-  }
-
-  get length(): number {
-    return this.ids.length;
-  }
-
-  at(i: number): string {
-    return this.vocabulary[this.ids[i]];
-  }
 }
 
 /** The links of a pass that found none (a PackedLinks never changes: each evaluation unpacks its own). */

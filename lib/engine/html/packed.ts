@@ -1,13 +1,57 @@
 import type { LinkFeature } from '../types';
 
 /**
+ * The compact parts of a reading (evaluate.ts PageReading). A reading is kept for many topics (the lab keeps tens of
+ * thousands per thread) and every full collection walks what it holds, so it keeps numbers in typed arrays and each
+ * distinct term once, not an object or a reference per token and per link.
+ */
+
+/** Distinct terms in the order first met, each with its index (the index map is for building only). */
+class Vocabulary {
+  readonly terms: string[] = [];
+  private readonly index = new Map<string, number>();
+
+  id(term: string): number {
+    let id = this.index.get(term);
+    if (id === undefined) {
+      id = this.terms.length;
+      this.index.set(term, id);
+      this.terms.push(term);
+    }
+    return id;
+  }
+}
+
+/** A pass's tokens as indexes into its distinct terms. */
+export class TokenList {
+  private constructor(
+    readonly vocabulary: string[],
+    readonly ids: Int32Array,
+  ) {}
+
+  static of(tokens: readonly string[]): TokenList {
+    const vocabulary = new Vocabulary();
+    const ids = new Int32Array(tokens.length);
+    for (let i = 0; i < tokens.length; i++) ids[i] = vocabulary.id(tokens[i]);
+    return new TokenList(vocabulary.terms, ids);
+  }
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  at(i: number): string {
+    return this.vocabulary[this.ids[i]];
+  }
+}
+
+/**
  * A page's outlinks kept in a few flat arrays instead of an object and three term arrays per link.
  *
- * A reading is kept for many topics (the lab keeps tens of thousands per thread), and as objects its links were two
- * thirds of the objects a reading holds (78 links and ~15 heap objects each on an average DocWeb-L page): every full
- * collection walks them. Packed, they are a slice per URL and eight objects more (two strings, six arrays), their
- * context terms the page's own token strings; {@link PackedLinks.unpack} gives each evaluation links of its own, equal
- * to the packed ones field for field and in the same key order.
+ * As objects, its links were two thirds of the objects a reading holds (78 links and ~15 heap objects each on an
+ * average DocWeb-L page): every full collection walks them. Packed, they are a slice per URL and eight objects more
+ * (two strings, six arrays), their context terms the page's own token strings; {@link PackedLinks.unpack} gives each
+ * evaluation links of its own, equal to the packed ones field for field and in the same key order.
  */
 export class PackedLinks {
   /**
@@ -36,19 +80,11 @@ export class PackedLinks {
     let termCount = 0;
     for (const link of links) termCount += link.anchorTerms.length + link.contextBefore.length + link.contextAfter.length;
     this.termIds = new Int32Array(termCount);
-    const index = new Map<string, number>();
-    this.vocabulary = [];
+    const vocabulary = new Vocabulary();
+    this.vocabulary = vocabulary.terms;
     let at = 0;
     const put = (terms: readonly string[]) => {
-      for (const t of terms) {
-        let id = index.get(t);
-        if (id === undefined) {
-          id = this.vocabulary.length;
-          index.set(t, id);
-          this.vocabulary.push(t);
-        }
-        this.termIds[at++] = id;
-      }
+      for (const t of terms) this.termIds[at++] = vocabulary.id(t);
     };
     const allUrls = links.map((link) => link.url).join('');
     let urlStart = 0;
