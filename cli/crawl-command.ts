@@ -39,7 +39,7 @@ export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 function formatStats(s: CrawlStats): string {
   const secs = s.elapsedMs / 1000;
   return (
-    `${s.pagesEvaluated}/${s.maxPages} pages, ${s.errors} skipped, frontier ${s.frontierSize}, ` +
+    `${s.pagesEvaluated}/${s.maxPages} pages, ${s.errors} skipped, ${s.retried ? `${s.retried} retried, ` : ''}frontier ${s.frontierSize}, ` +
     `${secs.toFixed(1)} s, ${(s.pagesEvaluated / Math.max(secs, 0.001)).toFixed(1)} pages/s, mean score ${s.meanScore.toFixed(3)}`
   );
 }

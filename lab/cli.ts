@@ -15,6 +15,7 @@ import { mergeResults } from './merge';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
 import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
+import { DEFAULT_RETRIES } from '../lib/engine';
 import { networkModel } from './network';
 import { type NetworkSetting, parseStrategies, readingCacheFor, runCrawls, type CrawlJob } from './run';
 import { oneLine } from '../lib/app/text-safety';
@@ -40,6 +41,7 @@ run options:
   --strategies LIST    e.g. bfs1,bfs16,bfs64,bfs256,breadth-first or name:key=value,key=value (default bfs1,bfs16,bfs64,bfs256,breadth-first)
   --budgets LIST       pages per crawl at which to report (default 250,500,1000); crawls run once to the largest
   --max-buffer N       frontier capacity MAX_BUFFER (default 256)
+  --retries N          times a fetch that timed out or got a 5xx/429 is tried again (default: the engine's, 2)
   --seeds N            RNG seeds 1..N per crawl (default 3)
   --first-seed K       RNG seeds K..K+N-1 instead (more seeds for a run already made: merge with report --from)
   --tasks LIST         1 (seeds = examples), 2 (seeds = neighbors) (default 1,2)
@@ -195,6 +197,7 @@ async function cmdRun(args: Args): Promise<void> {
   const firstSeed = int(args, 'first-seed', 1);
   const seeds = Array.from({ length: nSeeds }, (_, i) => firstSeed + i);
   const maxBuffer = int(args, 'max-buffer', 256);
+  const retries = int(args, 'retries', DEFAULT_RETRIES, 0);
   const step = int(args, 'step', 50);
   const networkName = str(args, 'network');
   const network: NetworkSetting | undefined = networkName
@@ -263,6 +266,7 @@ async function cmdRun(args: Args): Promise<void> {
       jobs,
       maxPages: Math.max(...budgets),
       maxBuffer,
+      retries,
       workers,
       parallel,
       fetchConcurrency,
@@ -298,6 +302,7 @@ async function cmdRun(args: Args): Promise<void> {
         budgets,
         seeds,
         maxBuffer,
+        retries,
         ks,
         step,
         corpus: {

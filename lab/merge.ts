@@ -102,6 +102,7 @@ function checkSameSetting(runs: LabResults[], names: string[]): void {
     ['ks', (r) => r.meta.ks],
     ['step', (r) => r.meta.step],
     ['maxBuffer', (r) => r.meta.maxBuffer],
+    ['retries', (r) => r.meta.retries ?? 0],
     [
       'network',
       (r) => {

@@ -17,6 +17,8 @@ export interface LabResults {
     budgets: number[];
     seeds: number[];
     maxBuffer: number;
+    /** Times a transiently failed fetch was tried again (absent: results made before retries, which had none). */
+    retries?: number;
     ks: number[];
     step: number;
     corpus: { sites: Record<string, number>; pages: number; hubs: number; description: string; name?: string };

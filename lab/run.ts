@@ -240,6 +240,8 @@ export interface CrawlTask {
   seed: number;
   maxPages: number;
   maxBuffer: number;
+  /** CrawlLimits.retries (absent: the engine's default). */
+  retries?: number;
   fetchConcurrency: number;
   maxBytes?: number;
   /** Crawl on the simulated network (virtual time) instead of HTTP. */
@@ -292,6 +294,8 @@ export interface RunOptions {
   /** Pages per crawl (the largest budget). */
   maxPages: number;
   maxBuffer: number;
+  /** Times a transiently failed fetch is tried again (CrawlLimits.retries; absent: the engine's default). */
+  retries?: number;
   /** Worker threads running crawls (0: all in this thread). Default 0. */
   workers?: number;
   /** Crawls running at once in each thread. Default 4. */
@@ -357,7 +361,11 @@ export async function runCrawlTask(
     topic: task.topic,
     seeds: task.seedUrls,
     strategy: { name: task.strategy.name, params: task.strategy.params, seed: task.seed },
-    limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
+    limits: {
+      maxPages: task.maxPages,
+      maxBuffer: task.maxBuffer,
+      ...(task.retries !== undefined ? { retries: task.retries } : {}),
+    },
     fetcher,
     evaluator: counted,
     signal,
@@ -498,7 +506,11 @@ async function runSimulatedCrawl(
     topic: task.topic,
     seeds: task.seedUrls,
     strategy: { name: task.strategy.name, params: task.strategy.params, seed: task.seed },
-    limits: { maxPages: task.maxPages, maxBuffer: task.maxBuffer },
+    limits: {
+      maxPages: task.maxPages,
+      maxBuffer: task.maxBuffer,
+      ...(task.retries !== undefined ? { retries: task.retries } : {}),
+    },
     fetcher,
     evaluator: counted,
     signal,
@@ -532,6 +544,7 @@ export async function runCrawls(options: RunOptions): Promise<{ records: CrawlRe
     seed: job.seed,
     maxPages: options.maxPages,
     maxBuffer: options.maxBuffer,
+    ...(options.retries !== undefined ? { retries: options.retries } : {}),
     fetchConcurrency: options.fetchConcurrency ?? 8,
     maxBytes: options.maxBytes,
     ...(options.network ? { network: options.network } : {}),

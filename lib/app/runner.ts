@@ -735,6 +735,7 @@ export class CrawlRunner {
             break;
           case 'progress':
           case 'not-modified':
+          case 'retry':
             this.setStats(run, event.stats, []);
             break;
           case 'checkpoint':

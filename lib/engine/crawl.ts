@@ -12,13 +12,19 @@
  * first site is ready again or a fetch ends. Fetches are not started past the page budget (pages so far plus
  * fetches in flight never exceed it).
  *
+ * Retries: a fetch that failed transiently (the fetcher marks timeouts, 5xx and 429 so) is booked as a 'retry'
+ * event, not a skip; its URL waits without a slot (2 s, then 8 s, and until its site is ready) and then goes before
+ * the strategy's next choice, `CrawlLimits.retries` times (2 by default). Only the last failure reaches the strategy
+ * and the skips. Without retries a page behind one dropped request was lost to the crawl for good.
+ *
  * Time comes from the fetcher's clock (lib/engine/clock.ts): on a VirtualClock with a fetch that answers on its
  * timers, the same seed gives the same crawl, bit for bit. On the real network the order of pages depends on when
  * answers come.
  *
  * Checkpoints: `checkpoint()` is valid at any moment. Booking an outcome and emitting its event are one synchronous
  * step, so a checkpoint taken while an event is handled covers exactly the outcomes whose events were delivered;
- * fetches in flight are in it as `inFlight` and are fetched again on resume.
+ * fetches in flight and URLs waiting for a retry are in it as `inFlight` (with their failed attempts) and are fetched
+ * again on resume.
  */
 import { type Clock, realClock, type TimerHandle } from './clock';
 import { DEFAULT_MAX_IN_FLIGHT } from './fetch/fetcher';
@@ -53,6 +59,16 @@ import type {
 } from './types';
 
 export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
+/** CrawlLimits.retries when absent: a URL gets three attempts in all, as with most crawlers' defaults. */
+export const DEFAULT_RETRIES = 2;
+
+/**
+ * How long a URL waits after its `attempt`-th transient failure: 2 s, 8 s, 32 s... (its site's own rest, e.g. a
+ * Retry-After, comes on top: the URL is taken only once its site is ready).
+ */
+export function retryDelayMs(attempt: number): number {
+  return 2000 * 4 ** Math.max(0, attempt - 1);
+}
 
 /** Examples kept per URL rule in {@link RefusedLinks}, and their length. */
 const REFUSED_EXAMPLES = 3;
@@ -135,7 +151,7 @@ interface Timings {
 type Outcome =
   | { kind: 'page'; page: PageResult; evaluation: PageEvaluation }
   | { kind: 'not-modified'; etag?: string; lastModified?: string }
-  | { kind: 'skip'; reason: SkipRecord['reason']; detail: string };
+  | { kind: 'skip'; reason: SkipRecord['reason']; detail: string; transient?: boolean };
 
 /** A finished fetch waiting to be booked (null outcome: stopped by an abort, fetched again on resume). */
 interface Finished {
@@ -191,6 +207,10 @@ class CrawlRun implements Crawl {
   private readonly inFlight = new Map<string, FrontierEntry>();
   /** Entries of a resumed checkpoint's inFlight not started again yet: they go before the strategy's choices. */
   private readonly resumeQueue: FrontierEntry[] = [];
+  /** URLs whose fetch failed transiently, each waiting until `at` (clock time); also in `inFlight`. */
+  private readonly retryQueue: { entry: FrontierEntry; at: number }[] = [];
+  private readonly retries: number;
+  private retried = 0;
   private readonly finished: Finished[] = [];
   private linksRefused: RefusedLinks = { total: 0, byRule: {} };
   /** The URL rules on outlinks, verdicts kept (shared with other crawls under the same rules object). */
@@ -256,6 +276,7 @@ class CrawlRun implements Crawl {
       this.errors = cp.errors;
       this.scoreSum = cp.scoreSum;
       this.notModified = cp.notModified ?? 0;
+      this.retried = cp.retried ?? 0;
       this.elapsedBefore = cp.elapsedMs;
       this.linksRefused = structuredClone(cp.linksRefused);
       this.refusedReported = this.linksRefused.total;
@@ -300,6 +321,9 @@ class CrawlRun implements Crawl {
     this.topicVec = measuredTopic(this.topic);
     if (!(this.limits.maxPages > 0)) throw new Error('maxPages must be a positive number');
     if (!(this.limits.maxBuffer > 0)) throw new Error('maxBuffer must be a positive number');
+    const retries = this.limits.retries ?? DEFAULT_RETRIES;
+    if (!(retries >= 0)) throw new Error('retries must be 0 or more');
+    this.retries = Math.floor(retries);
   }
 
   private context(spec: { params: StrategyContext['params']; seed: number }): StrategyContext {
@@ -324,12 +348,13 @@ class CrawlRun implements Crawl {
       pagesEvaluated: this.pagesEvaluated,
       maxPages: this.limits.maxPages,
       errors: this.errors,
-      frontierSize: this.strategy.frontierSize() + this.resumeQueue.length,
+      frontierSize: this.strategy.frontierSize() + this.resumeQueue.length + this.retryQueue.length,
       fetchesInFlight: this.running,
       elapsedMs: this.elapsedBefore + (this.startedAt ? this.clock.now() - this.startedAt : 0),
       meanScore: this.pagesEvaluated ? this.scoreSum / this.pagesEvaluated : 0,
       linksRefused: this.linksRefused.total,
       ...(this.notModified ? { notModified: this.notModified } : {}),
+      ...(this.retried ? { retried: this.retried } : {}),
       timings: { ...this.timings },
     };
   }
@@ -351,6 +376,7 @@ class CrawlRun implements Crawl {
       elapsedMs: this.stats().elapsedMs,
       linksRefused: structuredClone(this.linksRefused),
       ...(this.notModified ? { notModified: this.notModified } : {}),
+      ...(this.retried ? { retried: this.retried } : {}),
       ...(this.judged.size ? { judgements: this.judgements() } : {}),
     };
   }
@@ -426,13 +452,13 @@ class CrawlRun implements Crawl {
           await this.sleep(signal);
           continue;
         }
-        if (this.strategy.frontierSize() === 0 && this.resumeQueue.length === 0) {
+        if (this.strategy.frontierSize() === 0 && this.resumeQueue.length === 0 && this.retryQueue.length === 0) {
           yield* this.standStill();
           yield { type: 'done', reason: 'exhausted', stats: this.stats() };
           return;
         }
-        // URLs are queued but every one waits for its site: sleep until the first site is ready again.
-        if (this.fetcher.nextReadyAt?.() === undefined) {
+        // URLs are queued but every one waits for its site or its retry: sleep until the first is ready.
+        if (this.fetcher.nextReadyAt?.() === undefined && this.nextRetryAt() === undefined) {
           // The fetcher says nothing rests, yet nothing was ready: do not wait for a change that will not come.
           if (
             !this.dispatch(
@@ -483,13 +509,23 @@ class CrawlRun implements Crawl {
     let timer: TimerHandle | undefined;
     const waiting =
       !this.pausedFlag && this.running < this.maxInFlight && this.running + this.pagesEvaluated < this.limits.maxPages;
-    const readyAt = waiting ? this.fetcher.nextReadyAt?.() : undefined;
+    const siteReadyAt = waiting ? this.fetcher.nextReadyAt?.() : undefined;
+    const retryAt = waiting ? this.nextRetryAt() : undefined;
+    const readyAt = siteReadyAt === undefined || (retryAt !== undefined && retryAt < siteReadyAt) ? retryAt : siteReadyAt;
     return new Promise<void>((resolve) => {
       this.wake = resolve;
       if (readyAt !== undefined) timer = this.clock.setTimer(() => this.wakeUp(), readyAt - this.clock.now());
     }).finally(() => {
       if (timer !== undefined) this.clock.clearTimer(timer);
     });
+  }
+
+  /** When the first URL waiting for a retry may be fetched again; undefined when none waits any more. */
+  private nextRetryAt(): number | undefined {
+    const now = this.clock.now();
+    let first: number | undefined;
+    for (const { at } of this.retryQueue) if (at > now && (first === undefined || at < first)) first = at;
+    return first;
   }
 
   /** Whether a URL may be handed out now: its site may be contacted (or it was fetched already and will be dropped). */
@@ -512,13 +548,23 @@ class CrawlRun implements Crawl {
     }
   }
 
-  /** The next URL to fetch: a resumed one first (when its site is ready), else the strategy's choice. */
+  /**
+   * The next URL to fetch: a resumed one first (when its site is ready), then one whose retry is due (and its site
+   * ready), else the strategy's choice.
+   */
   private take(ready: (url: string) => boolean): FrontierEntry | null {
     for (;;) {
       const index = this.resumeQueue.findIndex((e) => ready(e.url));
       let entry: FrontierEntry | null;
+      let retry = -1;
+      if (index < 0 && this.retryQueue.length > 0) {
+        const now = this.clock.now();
+        retry = this.retryQueue.findIndex((r) => r.at <= now && ready(r.entry.url));
+      }
       if (index >= 0) {
         entry = this.resumeQueue.splice(index, 1)[0];
+      } else if (retry >= 0) {
+        entry = this.retryQueue.splice(retry, 1)[0].entry;
       } else {
         const t0 = this.clock.now();
         entry = this.strategy.next(ready);
@@ -554,6 +600,17 @@ class CrawlRun implements Crawl {
     this.inFlight.delete(url);
     const t0 = this.clock.now();
     try {
+      if (outcome.kind === 'skip' && outcome.transient && (entry.attempt ?? 0) < this.retries) {
+        // It may pass: the URL waits (without a fetch slot) and is fetched again; the strategy hears of it only if
+        // the last attempt fails too.
+        const attempt = (entry.attempt ?? 0) + 1;
+        const at = this.clock.now() + retryDelayMs(attempt);
+        const again: FrontierEntry = { ...entry, attempt };
+        this.inFlight.set(url, again);
+        this.retryQueue.push({ entry: again, at });
+        this.retried++;
+        return { type: 'retry', url, attempt, reason: outcome.reason, detail: outcome.detail, at, stats: this.stats() };
+      }
       if (outcome.kind === 'page' && outcome.page.url !== url && this.fetched.has(outcome.page.url)) {
         // Two URLs that redirect to one page: the page counts once.
         outcome = { kind: 'skip', reason: 'redirect', detail: `redirects to ${outcome.page.url}, already fetched` };
@@ -576,7 +633,9 @@ class CrawlRun implements Crawl {
       if (outcome.kind === 'skip') {
         this.errors++;
         this.strategy.onError?.(url, outcome.reason);
-        const skip: SkipRecord = { url, reason: outcome.reason, detail: outcome.detail, at: this.clock.now() };
+        const tries = (entry.attempt ?? 0) + 1;
+        const detail = tries > 1 ? `${outcome.detail} (${tries} attempts)` : outcome.detail;
+        const skip: SkipRecord = { url, reason: outcome.reason, detail, at: this.clock.now() };
         return { type: 'skip', skip, stats: this.stats() };
       }
       const { page, evaluation } = outcome;
@@ -616,7 +675,12 @@ class CrawlRun implements Crawl {
     }
     if (!response.ok) {
       if (response.reason === 'aborted' || signal?.aborted) return null;
-      return { kind: 'skip', reason: response.reason, detail: response.detail };
+      return {
+        kind: 'skip',
+        reason: response.reason,
+        detail: response.detail,
+        ...(response.transient ? { transient: true } : {}),
+      };
     }
     if (signal?.aborted) return null;
     if (response.notModified) {

@@ -164,6 +164,8 @@ export interface FrontierEntry {
   depth: number;
   /** The page it was first found on (undefined for seeds). */
   from?: string;
+  /** Failed attempts so far that may be retried (a timeout, a server error); absent: none. */
+  attempt?: number;
 }
 
 /** An evaluated page as shown to a strategy. */
@@ -276,6 +278,12 @@ export interface FetchFailure {
   /** Human-readable detail, e.g. 'HTTP 404', 'redirect loop', 'timeout after 10000 ms'. */
   detail: string;
   status?: number;
+  /**
+   * The failure may pass: the server did not answer in time, or answered 408, 425, 429, 500, 502, 503, 504, 522 or
+   * 524. The crawl fetches such a URL again later (CrawlLimits.retries). Refused connections, DNS failures and other
+   * network errors are not marked: a browser reports them all alike, and most are lasting.
+   */
+  transient?: true;
   elapsedMs: number;
 }
 
@@ -396,6 +404,11 @@ export interface CrawlLimits {
   maxPages: number;
   /** Frontier capacity. Default 256. */
   maxBuffer: number;
+  /**
+   * Times a URL whose fetch failed transiently (FetchFailure.transient) is fetched again, after 2 s, then 8 s, 32 s
+   * (and as long as its site rests). Absent: 2.
+   */
+  retries?: number;
 }
 
 export interface CrawlStats {
@@ -411,6 +424,8 @@ export interface CrawlStats {
   linksRefused?: number;
   /** Conditional requests answered 304 Not Modified (not evaluated, not counted in pagesEvaluated). Absent: none. */
   notModified?: number;
+  /** Fetches that failed transiently and were queued to be tried again (not in `errors`). Absent: none. */
+  retried?: number;
   /** Where the time went, summed over fetches (they overlap, so these can exceed elapsedMs). */
   timings?: { fetchMs: number; evaluateMs: number; strategyMs: number };
 }
@@ -433,6 +448,11 @@ export type CrawlEvent =
   /** A conditional request (CrawlOptions.validators) answered 304: the page is unchanged, and was not evaluated. */
   | { type: 'not-modified'; url: string; etag?: string; lastModified?: string; stats: CrawlStats }
   | { type: 'progress'; stats: CrawlStats }
+  /**
+   * A fetch failed transiently and its URL is queued to be fetched again at `at` (clock time); `attempt` counts the
+   * failures so far. A URL out of retries ends as a 'skip'.
+   */
+  | { type: 'retry'; url: string; attempt: number; reason: SkipReason; detail: string; at: number; stats: CrawlStats }
   /** The outlinks refused so far, summed up: sent before each 'checkpoint' event when some were refused. */
   | { type: 'links-refused'; refused: RefusedLinks; stats: CrawlStats }
   /**
@@ -456,7 +476,10 @@ export interface CrawlCheckpoint {
   limits: CrawlLimits;
   /** Canonical URLs already fetched (success or failure): never fetched again. */
   fetched: string[];
-  /** URLs the strategy handed out whose outcome was not delivered yet: fetched first when the crawl resumes. */
+  /**
+   * URLs the strategy handed out whose outcome was not delivered yet, those waiting for a retry among them (with
+   * their `attempt`): fetched first when the crawl resumes.
+   */
   inFlight: FrontierEntry[];
   pagesEvaluated: number;
   errors: number;
@@ -465,6 +488,8 @@ export interface CrawlCheckpoint {
   linksRefused: RefusedLinks;
   /** Conditional requests answered 304 so far (absent in checkpoints written before conditional requests). */
   notModified?: number;
+  /** Fetches queued to be tried again so far (absent: none). */
+  retried?: number;
   /** The user's judgements so far (absent: none); `topic` is the topic without them. */
   judgements?: Judgement[];
 }

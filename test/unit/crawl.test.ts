@@ -25,14 +25,16 @@ async function collect(events: AsyncGenerator<CrawlEvent>) {
   let refused: RefusedLinks | undefined;
   let done: Extract<CrawlEvent, { type: 'done' }> | undefined;
   const types: CrawlEvent['type'][] = [];
+  const retries: Extract<CrawlEvent, { type: 'retry' }>[] = [];
   for await (const e of events) {
     types.push(e.type);
     if (e.type === 'page') pages.push(e.page);
+    if (e.type === 'retry') retries.push(e);
     if (e.type === 'skip') skips.push(e.skip);
     if (e.type === 'links-refused') refused = e.refused;
     if (e.type === 'done') done = e;
   }
-  return { pages, skips, refused, types, done: done! };
+  return { pages, skips, refused, types, retries, done: done! };
 }
 
 const html = (body: string) =>
@@ -273,7 +275,8 @@ describe('crawl meets hostile pages', () => {
         topic: topicQuery(web.web, topic.id),
         seeds,
         strategy: { name: 'breadth-first', seed: 1 },
-        limits: { maxPages: 80, maxBuffer: 256 },
+        // Retries off: they would outlast the budget here (they have their own tests on a virtual clock below).
+        limits: { maxPages: 80, maxBuffer: 256, retries: 0 },
         // One request at a time per site, as a polite crawl: eight at once to the hostile site would put /big's 10 MB
         // stream (served by this same process) in the way of every other request's time budget.
         fetcher: fetcher({ timeoutMs: 1500, maxPerSite: 1 }),
@@ -319,6 +322,7 @@ describe('the continuous loop on a virtual clock', () => {
     wrap?: (url: string, clock: VirtualClock) => Response | undefined;
     strategy?: string;
     slowSite?: false;
+    retries?: number;
   }) {
     const clock = new VirtualClock(Date.UTC(2025, 0, 1));
     const latency = opts.latencyMs;
@@ -336,10 +340,11 @@ describe('the continuous loop on a virtual clock', () => {
       // Seeds on every site, so that every site has URLs to fetch from the start.
       seeds: mem.web.sites.map((site) => mem.urlOf(mem.web.fronts[site])),
       strategy: { name: opts.strategy ?? 'forager', seed: 1 },
-      limits: { maxPages: opts.maxPages, maxBuffer: 256 },
+      limits: { maxPages: opts.maxPages, maxBuffer: 256, ...(opts.retries !== undefined ? { retries: opts.retries } : {}) },
       fetcher: createFetcher({
         fetch: fetchFn,
         clock,
+        timeoutMs: 10_000,
         politenessDelayMs: opts.politenessDelayMs,
         maxInFlight: 8,
         urlPolicy: LOOPBACK,
@@ -371,6 +376,137 @@ describe('the continuous loop on a virtual clock', () => {
     const later = skips.filter((s) => s.url.startsWith(site1) && s.detail.startsWith('not contacted'));
     expect(skips.find((s) => s.url.startsWith(site1))?.detail).toBe('HTTP 503, Retry-After 999999 s');
     expect(later.length).toBeGreaterThan(0);
+  });
+
+  it('fetches a URL again after transient failures (a 503, then no answer), without holding a slot meanwhile', async () => {
+    let target = '';
+    let attempts = 0;
+    const { pages, skips, retries, contacted, done } = await simulated({
+      politenessDelayMs: 1000,
+      // About 8 pages a second: the budget outlasts the three attempts (~22 s).
+      maxPages: 300,
+      wrap: (url) => {
+        // The first page asked of site1 (its front page, a seed).
+        target ||= url.startsWith('http://127.0.0.1:9001/') && !url.endsWith('/robots.txt') ? url : '';
+        if (url !== target) return undefined;
+        attempts++;
+        if (attempts === 1) return new Response('busy', { status: 503, headers: { 'content-type': 'text/html' } });
+        // The second attempt gets no answer: the fetcher's timeout (10 s) ends it. The third is served.
+        if (attempts === 2) return new Response(new ReadableStream({ start() {} }), { headers: { 'content-type': 'text/html' } });
+        return undefined;
+      },
+    });
+    expect(done.reason).toBe('budget');
+    expect(attempts).toBe(3);
+    expect(retries.map((r) => [r.url, r.attempt, r.reason])).toEqual([
+      [target, 1, 'http-error'],
+      [target, 2, 'timeout'],
+    ]);
+    expect(pages.some((p) => p.url === target)).toBe(true);
+    expect(skips.some((s) => s.url === target)).toBe(false);
+    expect(done.stats.retried).toBe(2);
+    expect(done.stats.errors).toBe(skips.length);
+    // Each attempt waits its pause after the failure before: 2 s, then 8 s after the timeout.
+    const times = contacted.filter((c) => c.url === target).map((c) => c.at);
+    expect(times[1] - times[0]).toBeGreaterThanOrEqual(2000);
+    expect(retries[1].at - retries[0].at).toBeGreaterThanOrEqual(10_000 + 8000);
+    expect(times[2]).toBeGreaterThanOrEqual(retries[1].at);
+    // Meanwhile the crawl went on: the waiting URL holds no fetch slot.
+    expect(pages.filter((p) => p.fetchedAt > times[0] && p.fetchedAt < times[2]).length).toBeGreaterThan(20);
+  });
+
+  it('gives up after `retries` more attempts (the last failure is the skip); lasting failures are not retried', async () => {
+    const run = (retries?: number) => {
+      let failing = '';
+      let missing = '';
+      const result = simulated({
+        politenessDelayMs: 1000,
+        maxPages: 120,
+        ...(retries !== undefined ? { retries } : {}),
+        wrap: (url) => {
+          failing ||= url.startsWith('http://127.0.0.1:9003/') && !url.endsWith('/robots.txt') ? url : '';
+          if (url === failing) return new Response('oops', { status: 500, headers: { 'content-type': 'text/html' } });
+          missing ||= url.startsWith('http://127.0.0.1:9004/') && !url.endsWith('/robots.txt') ? url : '';
+          if (url === missing) return new Response('gone', { status: 404, headers: { 'content-type': 'text/html' } });
+          return undefined;
+        },
+      });
+      return result.then((r) => ({ ...r, failing, missing }));
+    };
+    const byDefault = await run();
+    const tries = (r: typeof byDefault, url: string) => r.contacted.filter((c) => c.url === url).length;
+    expect(tries(byDefault, byDefault.failing)).toBe(3);
+    expect(byDefault.skips.find((s) => s.url === byDefault.failing)).toMatchObject({
+      reason: 'http-error',
+      detail: 'HTTP 500 (3 attempts)',
+    });
+    expect(tries(byDefault, byDefault.missing)).toBe(1);
+    expect(byDefault.skips.find((s) => s.url === byDefault.missing)?.detail).toBe('HTTP 404');
+    expect(byDefault.retries.every((r) => r.url === byDefault.failing)).toBe(true);
+
+    const once = await run(0);
+    expect(tries(once, once.failing)).toBe(1);
+    expect(once.retries).toEqual([]);
+    expect(once.skips.find((s) => s.url === once.failing)?.detail).toBe('HTTP 500');
+    expect(once.done.stats.retried).toBeUndefined();
+  });
+
+  it('keeps a URL waiting for its retry in the checkpoint, with its attempts, and fetches it on resume', async () => {
+    const clock = new VirtualClock(Date.UTC(2025, 0, 1));
+    const mem = memoryWeb({ seed: 2, pagesPerTopic: 60, clock, latencyMs: () => 50 });
+    const target = mem.urlOf(mem.web.fronts[mem.web.sites[2]]);
+    let failures = 0;
+    const requested: string[] = [];
+    const fetchFor =
+      (failTarget: boolean): typeof fetch =>
+      (input, init) => {
+        requested.push(String(input));
+        if (failTarget && String(input) === target) {
+          failures++;
+          return Promise.resolve(new Response('busy', { status: 502, headers: { 'content-type': 'text/html' } }));
+        }
+        return mem.fetch(input, init);
+      };
+    const options = (failTarget: boolean): CrawlOptions => ({
+      topic: topicQuery(mem.web, mem.web.topics[0].id),
+      seeds: mem.web.sites.map((site) => mem.urlOf(mem.web.fronts[site])),
+      strategy: { name: 'forager', seed: 1 },
+      limits: { maxPages: 100, maxBuffer: 256 },
+      fetcher: createFetcher({
+        fetch: fetchFor(failTarget),
+        clock,
+        politenessDelayMs: 1000,
+        maxInFlight: 8,
+        urlPolicy: LOOPBACK,
+      }),
+    });
+    const controller = new AbortController();
+    const first = createCrawl({ ...options(true), signal: controller.signal });
+    let checkpoint: CrawlCheckpoint | undefined;
+    const before = await runOnVirtualClock(
+      clock,
+      (async () => {
+        const pages: string[] = [];
+        for await (const e of first.events()) {
+          if (e.type === 'page') pages.push(e.page.url);
+          if (e.type === 'retry') {
+            checkpoint = first.checkpoint();
+            controller.abort();
+          }
+        }
+        return pages;
+      })(),
+    );
+    expect(failures).toBe(1);
+    expect(checkpoint!.inFlight).toContainEqual(expect.objectContaining({ url: target, attempt: 1 }));
+    expect(checkpoint!.fetched).not.toContain(target);
+    expect(checkpoint!.retried).toBe(1);
+    const resumed = await runOnVirtualClock(clock, collect(createCrawl({ ...options(false), checkpoint }).events()));
+    expect(resumed.done.reason).toBe('budget');
+    expect(resumed.pages.some((p) => p.url === target)).toBe(true);
+    expect(resumed.done.stats.retried).toBe(1);
+    expect(before.length + resumed.pages.length).toBe(100);
+    expect(new Set([...before, ...resumed.pages.map((p) => p.url)]).size).toBe(100);
   });
 
   it('a site resting for Retry-After: 30 holds only its own URLs', async () => {

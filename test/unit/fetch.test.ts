@@ -297,19 +297,22 @@ describe('createFetcher against a loopback server', () => {
     const fetcher = createFetcher({ ...loopback, timeoutMs: 300 });
     const failure = expectFailure(await fetcher.fetch(`${main.base}/hang`), 'timeout');
     expect(failure.detail).toBe('timeout after 300 ms');
+    // Another attempt may get an answer: the crawl loop retries it.
+    expect(failure.transient).toBe(true);
   });
 
   it('times out a server that trickles a byte a second', async () => {
     const fetcher = createFetcher({ ...loopback, timeoutMs: 1500 });
-    expectFailure(await fetcher.fetch(`${main.base}/trickle`), 'timeout');
+    expect(expectFailure(await fetcher.fetch(`${main.base}/trickle`), 'timeout').transient).toBe(true);
   });
 
   it('reports 404 and 500 as http-error', async () => {
     const fetcher = createFetcher(loopback);
     const notFound = expectFailure(await fetcher.fetch(`${main.base}/missing`), 'http-error');
     expect(notFound).toMatchObject({ status: 404, detail: 'HTTP 404' });
+    expect(notFound.transient).toBeUndefined();
     const broken = expectFailure(await fetcher.fetch(`${main.base}/broken`), 'http-error');
-    expect(broken).toMatchObject({ status: 500, detail: 'HTTP 500' });
+    expect(broken).toMatchObject({ status: 500, detail: 'HTTP 500', transient: true });
   });
 
   it('honours Retry-After on 429 by resting the origin, without retrying the URL', async () => {
@@ -318,7 +321,7 @@ describe('createFetcher against a loopback server', () => {
     const fetcher = createFetcher({ ...loopback, clock });
     const before = main.log.length;
     const busy = expectFailure(await fetcher.fetch(`${main.base}/busy`), 'http-error');
-    expect(busy).toMatchObject({ status: 429, detail: 'HTTP 429, Retry-After 7 s' });
+    expect(busy).toMatchObject({ status: 429, detail: 'HTTP 429, Retry-After 7 s', transient: true });
     const refusedAt = clock.now();
     expect(fetcher.isReady!(`${main.base}/page`)).toBe(false);
     expect(fetcher.nextReadyAt!()).toBe(refusedAt + 7000);
@@ -563,7 +566,9 @@ describe('createFetcher with an injected fetch', () => {
     expect(down.detail).toContain('ECONNREFUSED');
     const never: typeof fetch = () => new Promise<Response>(() => {});
     const slow = createFetcher({ fetch: never, politenessDelayMs: 0, timeoutMs: 200 });
-    expectFailure(await slow.fetch('https://example.net/'), 'timeout');
+    // Not marked transient: the unreachable verdict is kept for minutes, so a retry would only fail again at once.
+    expect(expectFailure(await slow.fetch('https://example.net/'), 'timeout').transient).toBeUndefined();
+    expect(down.transient).toBeUndefined();
   });
 
   it('times out a fetch implementation that ignores its signal', async () => {
@@ -608,6 +613,8 @@ describe('createFetcher with an injected fetch', () => {
     const fetcher = createFetcher({ fetch: spy, respectRobots: false, politenessDelayMs: 1000, clock });
     const first = expectFailure(await runOnVirtualClock(clock, fetcher.fetch('https://slow.example/a')), 'http-error');
     expect(first.detail).toBe('HTTP 503, Retry-After 999999 s');
+    // The site will not be asked again, so the URL has nothing to retry.
+    expect(first.transient).toBeUndefined();
     const t0 = clock.now();
     expect(fetcher.isReady!('https://slow.example/b')).toBe(true);
     const second = expectFailure(await runOnVirtualClock(clock, fetcher.fetch('https://slow.example/b')), 'http-error');

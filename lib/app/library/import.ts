@@ -65,6 +65,7 @@ const StatsSchema = v.object({
   meanScore: finite,
   linksRefused: v.optional(count),
   notModified: v.optional(count),
+  retried: v.optional(count),
   timings: v.optional(v.object({ fetchMs: finite, evaluateMs: finite, strategyMs: finite })),
 });
 

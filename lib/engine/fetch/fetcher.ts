@@ -16,6 +16,8 @@
  * crawl loop, which asks {@link Fetcher.isReady} before it starts a fetch, never sends a second request to a busy
  * site. Retry-After on 429/503 rests the site for as long as it asks, up to `maxRetryAfterMs`; a site that asks for
  * longer is not contacted again by this fetcher (its URLs fail at once with the reason), so it never stalls a crawl.
+ * The fetcher tries each URL once; it marks the failures another attempt may not have (`transient`: a timeout, 5xx,
+ * 429) and the crawl loop decides whether and when to ask again, so a retry waits without holding a fetch slot.
  *
  * Time (timeouts, pauses, Retry-After) runs on the injected {@link Clock}.
  */
@@ -180,6 +182,13 @@ type HopResult =
   | { done: Omit<FetchSuccess, 'elapsedMs'> | Omit<FetchNotModified, 'elapsedMs'> | Omit<FetchFailure, 'elapsedMs'> }
   | { next: string };
 
+/**
+ * Answers another attempt may not get (FetchFailure.transient): request timeout, too early, too many requests, the
+ * server errors that mean "not now" (501 Not Implemented and 505 are lasting), and the CDN's timeouts 522 and 524
+ * (Scrapy's list, with 425).
+ */
+const TRANSIENT_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504, 522, 524]);
+
 /** Sites left alone (Retry-After too long) remembered at most; a hostile crawl cannot grow the map without bound. */
 const MAX_SITES_LEFT_ALONE = 10_000;
 
@@ -231,7 +240,14 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     validators?: Validators,
   ): Promise<HopResult> {
     const fail = (reason: SkipReason, detail: string, status?: number): HopResult => ({
-      done: { ok: false, url, reason, detail, ...(status !== undefined ? { status } : {}) },
+      done: {
+        ok: false,
+        url,
+        reason,
+        detail,
+        ...(status !== undefined ? { status } : {}),
+        ...(status !== undefined && TRANSIENT_STATUSES.has(status) ? { transient: true as const } : {}),
+      },
     });
     const conditional = hasValidators(validators) ? validators : undefined;
     counters.requests++;
@@ -345,6 +361,9 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       detail,
       ...(status !== undefined ? { status } : {}),
     });
+    // The page's own request timed out. (A robots.txt that did not answer is not: its verdict is remembered for
+    // minutes, and a retry would fail again at once.)
+    const timedOut = () => ({ ...fail('timeout', `timeout after ${timeoutMs} ms`), transient: true as const });
     const aborted = () => fail('aborted', closer.signal.aborted ? 'fetcher closed' : 'aborted');
     if (signal.aborted) return aborted();
     const first = checkUrl(url);
@@ -403,7 +422,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         } catch (error) {
           const { reason, detail } = classifyError(error, deadline);
           if (reason === 'aborted') return aborted();
-          return fail(reason, reason === 'timeout' ? `timeout after ${timeoutMs} ms` : detail);
+          return reason === 'timeout' ? timedOut() : fail(reason, detail);
         } finally {
           spent.ms += Math.max(0, clock.now() - started);
           deadline.dispose();
@@ -411,7 +430,14 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       } finally {
         lease.release({ delayMs: restMs, notBeforeMs });
       }
-      if ('done' in result) return { ...result.done, url };
+      if ('done' in result) {
+        // A site that asked for a longer pause than a crawl waits is not asked again: nothing to retry.
+        if (!result.done.ok && result.done.transient && leftAlone.has(origin)) {
+          const { transient: _, ...lasting } = result.done;
+          return { ...lasting, url };
+        }
+        return { ...result.done, url };
+      }
       const next = result.next;
       if (seen.has(next)) return fail('redirect', `redirect loop at ${next}`);
       redirects++;
@@ -420,7 +446,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       if (!verdict.ok) return fail('redirect', `redirect to a refused URL ${next} (${verdict.detail})`);
       seen.add(next);
       current = next;
-      if (spent.ms >= timeoutMs) return fail('timeout', `timeout after ${timeoutMs} ms`);
+      if (spent.ms >= timeoutMs) return timedOut();
     }
   }
 
