@@ -101,7 +101,8 @@ async function foragerRun(info: WebInfo, pages = PAGES, slowSite?: false): Promi
     topic: { keywords: topic.keywords, language: topic.language },
     seeds: topic.seeds,
     strategy: { name: 'forager', seed: 1 },
-    limits: { maxPages: pages, maxBuffer: 256 },
+    // No retries, as Crawlee's maxRequestRetries: 0 below: both crawlers give each URL one attempt.
+    limits: { maxPages: pages, maxBuffer: 256, retries: 0 },
     fetcher,
   });
   const cpu0 = process.cpuUsage();
