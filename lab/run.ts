@@ -19,7 +19,7 @@ import { createFetcher } from '../lib/engine';
 import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { strategySpec } from '../lib/engine';
 import type { EvaluationInput, Evaluator, PageEvaluation, PageReading, PageResult, Topic, TopicScoring } from '../lib/engine';
-import type { UrlPolicy } from '../lib/engine';
+import type { Fetcher, UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { networkModel, SimulatedNetwork } from './network';
 import { driveOnClock, SentAnswers, simulatedFetch } from './simnet';
@@ -332,6 +332,23 @@ const ENGINE_MAX_BYTES = 100 * 1024;
 /** The engine's default fetch timeout (FetcherOptions.timeoutMs). */
 const ENGINE_TIMEOUT_MS = 10_000;
 
+/** The engine's crawl of a task (the same on HTTP and on the simulated network; only the fetcher differs). */
+function taskCrawl(task: CrawlTask, fetcher: Fetcher, evaluator: Evaluator, signal?: AbortSignal) {
+  return createCrawl({
+    topic: task.topic,
+    seeds: task.seedUrls,
+    strategy: { name: task.strategy.name, params: task.strategy.params, seed: task.seed },
+    limits: {
+      maxPages: task.maxPages,
+      maxBuffer: task.maxBuffer,
+      ...(task.retries !== undefined ? { retries: task.retries } : {}),
+    },
+    fetcher,
+    evaluator,
+    signal,
+  });
+}
+
 /**
  * Runs one crawl to `task.maxPages` and records its page sequence (URLs): over HTTP, or, with `task.network`, on
  * the simulated network served from `web` (the same engine loop, fetcher and strategies on a virtual clock).
@@ -357,19 +374,7 @@ export async function runCrawlTask(
   });
   const started = Date.now();
   const counted = evaluator.view();
-  const crawl = createCrawl({
-    topic: task.topic,
-    seeds: task.seedUrls,
-    strategy: { name: task.strategy.name, params: task.strategy.params, seed: task.seed },
-    limits: {
-      maxPages: task.maxPages,
-      maxBuffer: task.maxBuffer,
-      ...(task.retries !== undefined ? { retries: task.retries } : {}),
-    },
-    fetcher,
-    evaluator: counted,
-    signal,
-  });
+  const crawl = taskCrawl(task, fetcher, counted, signal);
   try {
     const outcome = await consume(crawl, task.index, undefined, task.feedback);
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
@@ -502,19 +507,7 @@ async function runSimulatedCrawl(
   });
   const started = Date.now();
   const counted = evaluator.view();
-  const crawl = createCrawl({
-    topic: task.topic,
-    seeds: task.seedUrls,
-    strategy: { name: task.strategy.name, params: task.strategy.params, seed: task.seed },
-    limits: {
-      maxPages: task.maxPages,
-      maxBuffer: task.maxBuffer,
-      ...(task.retries !== undefined ? { retries: task.retries } : {}),
-    },
-    fetcher,
-    evaluator: counted,
-    signal,
-  });
+  const crawl = taskCrawl(task, fetcher, counted, signal);
   try {
     const outcome = await driveOnClock(clock, consume(crawl, task.index, clock, task.feedback));
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
