@@ -8,6 +8,7 @@ import {
   cleanSeed,
   isKnownLanguage,
   KNOWN_LANGUAGES,
+  MAX_RETRIES,
   MAX_SEEDS,
   MAX_TOPIC_LENGTH,
   privateSeedHosts,
@@ -16,6 +17,7 @@ import {
 import type { FetchSettings } from '../lib/app/store/types';
 import {
   checkHost,
+  DEFAULT_RETRIES,
   errorMessage,
   getStrategyInfo,
   normalizeNamedHost,
@@ -72,6 +74,8 @@ Options:
   --delay MS            minimum delay between requests to one site (default 1000; robots.txt crawl-delay wins if larger)
   --concurrency N       requests in flight over all sites (default 6); one per site while --delay is above 0
   --timeout MS          per-request timeout (default 10000)
+  --retries N           times a URL is fetched again after a timeout or a 408/425/429/5xx answer (default ${DEFAULT_RETRIES},
+                        at most ${MAX_RETRIES}, 0 for never); the waits grow fourfold: 2 s, 8 s, 32 s ...
   --max-bytes N         bytes read per page (default 102400)
   --stay-on-sites       follow only links to the seeds' hosts
   --allow-private       allow loopback and private addresses (a local test web, your own network); link-local
@@ -139,6 +143,7 @@ const CRAWL_SHAPING = [
   'delay',
   'concurrency',
   'timeout',
+  'retries',
   'max-bytes',
   'stay-on-sites',
   'allow-private',
@@ -175,6 +180,7 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
         delay: { type: 'string' },
         concurrency: { type: 'string' },
         timeout: { type: 'string' },
+        retries: { type: 'string' },
         'max-bytes': { type: 'string' },
         'stay-on-sites': { type: 'boolean' },
         'allow-private': { type: 'boolean' },
@@ -287,6 +293,7 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
     fetch: {
       concurrency: intOption(o.concurrency, 'concurrency', 6, 1, 256),
       timeoutMs: intOption(o.timeout, 'timeout', 10_000, 1),
+      retries: intOption(o.retries, 'retries', DEFAULT_RETRIES, 0, MAX_RETRIES),
       maxBytes: intOption(o['max-bytes'], 'max-bytes', 100 * 1024, 1024),
       respectRobots: !o['ignore-robots'],
       allowPrivate,

@@ -666,7 +666,11 @@ export class CrawlRunner {
         topic: record.topic,
         seeds: record.seeds,
         strategy: { name: record.settings.strategy, params: record.settings.params, seed: record.settings.seed },
-        limits: { maxPages: record.settings.maxPages, maxBuffer: record.settings.maxBuffer },
+        limits: {
+          maxPages: record.settings.maxPages,
+          maxBuffer: record.settings.maxBuffer,
+          ...(record.settings.fetch?.retries !== undefined ? { retries: record.settings.fetch.retries } : {}),
+        },
         fetcher,
         evaluator: this.deps.evaluator,
         signal: controller.signal,

@@ -29,6 +29,11 @@ export const SETTING_BOUNDS = {
 } as const;
 
 export const MAX_SEEDS = 500;
+/**
+ * The most times a URL may be fetched again after a transient failure (`--retries`): the waits grow fourfold (2 s, 8 s,
+ * ... 512 s before the fifth), and a site that fails that long is down, not busy.
+ */
+export const MAX_RETRIES = 5;
 export const MAX_TOPIC_LENGTH = 500;
 /** Context a topic keeps: pieces (a results page's titles and snippets: 2 per result) and characters per piece. */
 export const MAX_CONTEXT_PIECES = 40;

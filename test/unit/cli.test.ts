@@ -49,9 +49,14 @@ describe('command-line arguments', () => {
     expect(usage(['coffee', ...Array.from({ length: 501 }, (_, i) => `https://a.example/${i}`)])).toMatch(/at most 500 seed/);
     expect(usage(['x'.repeat(501), 'https://a.example/'])).toMatch(/longer than 500/);
     expect(usage(['--resume', 'dir', '--strategy', 'bfs1', '--allow-private'])).toMatch(/drop --strategy, --allow-private/);
+    expect(usage(['coffee', 'https://a.example/', '--retries', '6'])).toMatch(/--retries must be a whole number from 0 to 5/);
+    expect(usage(['--resume', 'dir', '--retries', '0'])).toMatch(/drop --retries/);
     expect(parseCrawlArgs(['coffee', 'http://127.0.0.1:8080/', '--allow-private', '--lang', 'de'])).toMatchObject({
       kind: 'start',
-      start: { language: 'de', fetch: { allowPrivate: true }, settings: { strategy: 'forager', maxPages: 500 } },
+      start: { language: 'de', fetch: { allowPrivate: true, retries: 2 }, settings: { strategy: 'forager', maxPages: 500 } },
+    });
+    expect(parseCrawlArgs(['coffee', 'https://a.example/', '--retries', '0'])).toMatchObject({
+      start: { fetch: { retries: 0 } },
     });
   });
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createCrawl } from '../../lib/engine/crawl';
+import { createCrawl, type CrawlOptions } from '../../lib/engine/crawl';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { CrawlRunner, type RunnerDeps } from '../../lib/app/runner';
 import { LiveHub } from '../../lib/app/live';
 import type { LiveServerMessage, StartRequest } from '../../lib/app/protocol';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
-import type { CrawlStore } from '../../lib/app/store/types';
+import type { CrawlStore, FetchSettings } from '../../lib/app/store/types';
 import type { CrawlCheckpoint, FetchOutcome, PageFetcher } from '../../lib/engine/types';
 import { memoryFailureNotes } from '../../lib/app/runner';
 
@@ -230,6 +230,50 @@ describe('CrawlRunner', () => {
     expect(updates.reduce((n, u) => n + u.pages, 0)).toBe(30);
     expect(fetchers[0].closed).toBe(true);
     expect(runner.activeId).toBeNull();
+  });
+
+  it("passes the command line's --retries to the crawl: with 0 a 503 is a skip at the first answer", async () => {
+    const web = makeWeb();
+    const failing = START.seeds[1];
+    const limits: CrawlOptions['limits'][] = [];
+    const spy = (options: CrawlOptions) => {
+      limits.push(options.limits);
+      return createCrawl(options);
+    };
+    const unavailable = (completed: Map<string, number>): FakeFetcher => {
+      const f = fakeFetcher(web, completed);
+      const serve = f.fetch.bind(f);
+      f.fetch = async (url, signal) => {
+        if (url !== failing) return serve(url, signal);
+        completed.set(url, (completed.get(url) ?? 0) + 1);
+        return { ok: false, url, reason: 'http-error', detail: 'HTTP 503', status: 503, transient: true, elapsedMs: 1 };
+      };
+      return f;
+    };
+    const fetch: FetchSettings = {
+      concurrency: 4,
+      timeoutMs: 10_000,
+      maxBytes: 100_000,
+      respectRobots: false,
+      allowPrivate: false,
+    };
+
+    const store = createMemoryStore();
+    const completed = new Map<string, number>();
+    const runner = makeRunner(store, [], () => unavailable(completed), { createCrawl: spy });
+    const record = await runner.start(START, { fetch: { ...fetch, retries: 0 } });
+    await runner.whenIdle();
+    expect(limits[0]?.retries).toBe(0);
+    expect((await store.getCrawl(record.id))?.status).toBe('done');
+    expect(completed.get(failing)).toBe(1);
+    expect((await store.getSkips(record.id)).find((s) => s.url === failing)?.detail).toBe('HTTP 503');
+    expect(await store.getPages(record.id)).toHaveLength(30);
+
+    // No --retries (the extension, or a crawl kept before the option): the engine's default.
+    const other = makeRunner(createMemoryStore(), [], () => fakeFetcher(web, new Map()), { createCrawl: spy });
+    await other.start(START, { fetch });
+    await other.whenIdle();
+    expect(limits[1]).not.toHaveProperty('retries');
   });
 
   it('refuses bad input and a second crawl while one runs', async () => {

@@ -10,7 +10,7 @@
 import * as v from 'valibot';
 import type { PageResult, SkipRecord } from '../../engine';
 import { JSON_FORMAT, JSON_VERSION } from '../export/json';
-import { MAX_NAME_LENGTH, MAX_SEEDS } from '../settings';
+import { MAX_NAME_LENGTH, MAX_RETRIES, MAX_SEEDS } from '../settings';
 import { RECORD_VERSION, type CrawlRecord } from '../store/types';
 import { oneLine } from '../text-safety';
 
@@ -89,6 +89,7 @@ const SettingsSchema = v.object({
       respectRobots: v.boolean(),
       allowPrivate: v.boolean(),
       privateHosts: v.optional(v.pipe(v.array(text(300)), v.maxLength(MAX_SEEDS))),
+      retries: v.optional(v.pipe(count, v.maxValue(MAX_RETRIES))),
     }),
   ),
 });

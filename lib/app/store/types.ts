@@ -36,6 +36,8 @@ export interface FetchSettings {
   allowPrivate: boolean;
   /** Private hosts allowed by name (`--private-host`: host or host:port, as URL.host writes it). */
   privateHosts?: string[];
+  /** Times a URL is fetched again after a transient failure (`--retries`; CrawlLimits.retries). Absent: the engine's default. */
+  retries?: number;
 }
 
 /**
