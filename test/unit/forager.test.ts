@@ -388,6 +388,41 @@ describe('Forager', () => {
     expect(drained).toHaveLength(8);
   });
 
+  it("queues a site's home page once, after the site's first relevant page, at rootProbe x that page's best link", () => {
+    const s = new ForagerStrategy(ctx({ rootProbe: 1.5, rootProbeSites: 0 }));
+    const homes = () => s.entries().filter((e) => new URL(e.url).pathname === '/');
+    // Not relevant (below half the best similarity seen): no probe of c.example.
+    s.onPage(page('https://b.example/x/1.html', 0.9, [link('https://b.example/x/2.html', ['solar'])]));
+    s.onPage(page('https://c.example/x/1.html', 0.1, [link('https://c.example/x/2.html', ['solar'])]));
+    expect(homes().map((e) => e.url)).toEqual(['https://b.example/']);
+    const best = s.entries().find((e) => e.url === 'https://b.example/x/2.html')!.score;
+    expect(homes()[0].score).toBeCloseTo(1.5 * best, 12);
+    expect(s.entries()[0].url).toBe('https://b.example/');
+    // Once per site, even after the home page was handed out; a relevant page elsewhere probes its own site.
+    expect(s.next((u) => u === 'https://b.example/')?.url).toBe('https://b.example/');
+    s.onPage(page('https://b.example/x/3.html', 0.8, [link('https://b.example/x/4.html', ['solar'])]));
+    s.onPage(page('https://c.example/y/5.html', 0.8, [link('https://c.example/y/6.html', ['solar'])]));
+    expect(homes().map((e) => e.url)).toEqual(['https://c.example/']);
+    // Saved with the crawl: a resumed crawl does not probe a site again.
+    const copy = new ForagerStrategy(ctx({ rootProbe: 1.5, rootProbeSites: 0 }));
+    copy.restore(JSON.parse(JSON.stringify(s.save())));
+    copy.onPage(page('https://b.example/z/7.html', 0.9, [link('https://b.example/z/8.html', ['solar'])]));
+    expect(copy.entries().filter((e) => e.url === 'https://b.example/')).toHaveLength(0);
+    // rootProbe 0: never; nor while the seeds span fewer than rootProbeSites sites.
+    const off = new ForagerStrategy(ctx({ rootProbe: 0, rootProbeSites: 0 }));
+    off.onPage(page('https://b.example/x/1.html', 0.9, [link('https://b.example/x/2.html', ['solar'])]));
+    expect(off.entries().map((e) => e.url)).toEqual(['https://b.example/x/2.html']);
+    const gated = new ForagerStrategy(ctx({ rootProbe: 1.5, rootProbeSites: 3 }));
+    gated.addSeeds(['https://s1.example/a.html', 'https://s2.example/a.html']);
+    while (gated.next(always));
+    gated.onPage(page('https://b.example/x/1.html', 0.9, [link('https://b.example/x/2.html', ['solar'])]));
+    expect(gated.entries().map((e) => e.url)).toEqual(['https://b.example/x/2.html']);
+    gated.addSeeds(['https://s3.example/a.html']);
+    gated.next(always);
+    gated.onPage(page('https://c.example/x/1.html', 0.9, [link('https://c.example/x/2.html', ['solar'])]));
+    expect(gated.entries().some((e) => e.url === 'https://c.example/')).toBe(true);
+  });
+
   it('asks only for ready URLs', () => {
     const s = new ForagerStrategy(ctx({ n: 2, explore: 1 }));
     s.onPage(

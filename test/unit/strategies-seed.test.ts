@@ -70,13 +70,15 @@ function page(
 }
 
 /**
- * A synthetic web of 2000 pages: page i has a pseudo-random similarity, words, and 8 links whose anchors and
+ * A synthetic web of 2000 pages and 7 home pages: page i has a pseudo-random similarity, words, and 8 links whose anchors and
  * contexts mix topic words ('solar', 'telescop') and others, so every strategy has something to learn from.
  */
 const WORDS = ['solar', 'telescop', 'mirror', 'lens', 'garden', 'recip', 'news', 'price', 'orbit', 'comet'];
 const synthUrl = (i: number) => `https://w${i % 7}.example/${WORDS[i % WORDS.length]}-${i}.html`;
 function synthPage(u: string, depth: number): EvaluatedPage {
-  const i = Number(/-(\d+)\.html$/.exec(u)![1]);
+  // Each site's home page (forager probes them) is one more page, 2000 + its site's number.
+  const m = /-(\d+)\.html$/.exec(u);
+  const i = m ? Number(m[1]) : 2000 + Number(/^https:\/\/w(\d+)\.example\/$/.exec(u)![1]);
   const r = new Rng(i + 7);
   const pick = (k: number) => Array.from({ length: k }, () => WORDS[r.int(WORDS.length)]);
   const links = Array.from({ length: 8 }, () => link(synthUrl(r.int(2000)), pick(2), pick(3), pick(3)));

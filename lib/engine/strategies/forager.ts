@@ -41,13 +41,18 @@
  * fetches; gated, it finds the other sites' targets of cross-site topics at the same recall-area
  * (lab/results/default-tuning/README.md, last section).
  *
+ * The home page probe: with the same gate on the seeds' sites (`rootProbeSites`, 3), a site's first relevant page
+ * queues the site's home page (origin + "/") at `rootProbe` (3) x that page's best link score, once per site. A
+ * documentation site's home is its table of contents: its anchors name the pages of a subject spread over many
+ * sites, which the crawl, entering each site through one page, would otherwise reach late or not at all.
+ *
  * Everything is deterministic for a given RNG seed (draws come from the seeded Rng). State is small: the classifier
  * is 2^12 hashed weights (saved sparse), the bandit two counters per section and site.
  *
  * Defaults: the classic part keeps forager-classic's tuned weights; the learned parts' (wClassifier 1, wSection 1,
  * wShare 0.5, ucb 0.5, relevance bar 0.5) were set by design, and the alternatives tried on DocWeb-L's tuning split
- * did not beat them; the reserve's were chosen there (lab/results/default-tuning). `forager-no-reserve` is the
- * default as it was before the reserve.
+ * did not beat them; the reserve's and the probe's were chosen there (lab/results/default-tuning). `forager-no-reserve`
+ * is the default as it was before the reserve, `forager-no-probe` as it was before the probe.
  */
 import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
@@ -76,6 +81,8 @@ export const FORAGER_DEFAULTS = {
   reserveGate: 0,
   reserveSites: 3,
   reserveHarvest: 0.1,
+  rootProbe: 3,
+  rootProbeSites: 3,
   interval: 10,
 };
 
@@ -379,6 +386,8 @@ export class ForagerStrategy extends FrontierStrategy {
   readonly bandit = new SectionBandit();
   private waiting: string[][] = [];
   private best = 0;
+  /** Sites whose home page was queued (see {@link probeRoot}). */
+  private probed = new Set<string>();
   private pages = 0;
   private urlSeen = 0;
   private urlHits: Record<string, number> = Object.create(null);
@@ -507,10 +516,12 @@ export class ForagerStrategy extends FrontierStrategy {
       this.urlSeen++;
       for (const t of matches) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
     }
+    let bestLink = -Infinity;
     for (let i = 0; i < page.links.length; i++) {
       const link = page.links[i];
       const { info } = this.linkInfo(link, sim, parentInherited, urlParts[i]);
       const total = this.total(info);
+      if (total > bestLink) bestLink = total;
       if (this.info.has(link.url) && this.frontier.has(link.url)) {
         if (total > this.frontier.scoreOf(link.url)!) {
           this.frontier.setScore(link.url, total);
@@ -523,7 +534,24 @@ export class ForagerStrategy extends FrontierStrategy {
       if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
       else if (result === 'rejected') this.reserve({ url: link.url, score: total, depth: page.depth + 1, from: page.url }, info);
     }
+    if (relevant && page.links.length > 0) this.probeRoot(page, bestLink);
     if (this.pages % this.params.interval === 0) this.retrain();
+  }
+
+  /**
+   * The first relevant page of a site queues the site's home page (its origin's "/") at `rootProbe` x the page's best
+   * link score: a home page is the site's table of contents, and its anchors name the pages a crawl entering the site
+   * through one relevant page would otherwise not see. Once per site; a home page fetched already is dropped by the
+   * loop when handed out, so the probe costs at most one fetch per site. Gated as the reserve is, on seeds that span
+   * `rootProbeSites` sites: where the relevant pages are on one site its home page only takes budget.
+   */
+  private probeRoot(page: EvaluatedPage, bestLink: number): void {
+    if (this.params.rootProbe <= 0 || this.seedSites.size < this.params.rootProbeSites) return;
+    const { site } = siteOf(page.url);
+    if (this.probed.has(site) || !/^https?:\/\//i.test(site)) return;
+    this.probed.add(site);
+    const home = `${site}/`;
+    if (home !== page.url && !this.info.has(home)) this.enqueue(home, bestLink * this.params.rootProbe, page);
   }
 
   /** Learns the waiting positive examples into the centroid and re-scores the frontier. Public for tests. */
@@ -747,6 +775,7 @@ export class ForagerStrategy extends FrontierStrategy {
         .flat()
         .map(({ entry: e, info }) => [e.score, e.depth, e.from ?? null, infoJson(e.url, info)]),
       seedSites: [...this.seedSites],
+      probed: [...this.probed],
       recentHarvest: this.recentHarvest,
       urlSeen: this.urlSeen,
       urlHits: { ...this.urlHits },
@@ -764,6 +793,7 @@ export class ForagerStrategy extends FrontierStrategy {
     this.reserved = new Map();
     this.reservedSite = new Map();
     this.seedSites = new Set();
+    this.probed = new Set();
     this.recentHarvest = 1;
   }
 
@@ -795,6 +825,7 @@ export class ForagerStrategy extends FrontierStrategy {
    */
   protected override restoreState(s: { [key: string]: Json }): void {
     for (const site of strings(s.seedSites ?? [], 'seedSites')) this.seedSites.add(site);
+    for (const site of strings(s.probed ?? [], 'probed')) this.probed.add(site);
     if (s.recentHarvest !== undefined) this.recentHarvest = num(s.recentHarvest, 'recentHarvest');
     for (const raw of asArray(s.info, 'forager info')) {
       const [url, info] = this.infoOf(raw);
@@ -846,9 +877,9 @@ export const foragerInfo: StrategyInfo = {
     "Forager's default: best-first on the classic link score (parent similarity, inherited score, anchor, nearby " +
     'words, URL words, a centroid of links that led to relevant pages) plus an online link classifier and a bandit ' +
     'over site sections that spends exploration where relevance keeps turning up and caps what one site may take; ' +
-    'when the seeds span several sites and the neighbourhood stops paying, it also explores links other sites lost ' +
-    'from the full frontier.',
-  aliases: { 'forager-no-reserve': { reserve: 0 } },
+    'when the seeds span several sites it fetches the home page of each site where relevance turns up and, once the ' +
+    'neighbourhood stops paying, explores links other sites lost from the full frontier.',
+  aliases: { 'forager-no-probe': { rootProbe: 0 }, 'forager-no-reserve': { reserve: 0, rootProbe: 0 } },
   source:
     'Best-N-First (Pant et al. 2002), shark-search (Hersovici et al. 1998), InfoSpiders (Menczer & Belew 2000), ' +
     "ACHE's online link classifier (Barbosa & Freire 2007), incremental anchor-text learning, UCB1 (Auer et al. 2002).",
@@ -938,6 +969,25 @@ export const foragerInfo: StrategyInfo = {
       min: 0,
       max: 1,
       description: 'the bandit takes reserved links only while the share of relevant recent pages is below this',
+    },
+    {
+      name: 'rootProbe',
+      label: 'Home page probe',
+      type: 'number',
+      default: FORAGER_DEFAULTS.rootProbe,
+      min: 0,
+      max: 10,
+      description: "a site's first relevant page queues the site's home page at this times the page's best link score (0: never)",
+    },
+    {
+      name: 'rootProbeSites',
+      label: 'Seed sites before home page probes',
+      type: 'number',
+      default: FORAGER_DEFAULTS.rootProbeSites,
+      min: 0,
+      max: 10_000,
+      integer: true,
+      description: 'home pages are probed only when the seeds are on at least this many sites',
     },
     {
       name: 'interval',
