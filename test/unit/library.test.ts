@@ -377,6 +377,7 @@ describe('import of a JSON export', () => {
       respectRobots: true,
       allowPrivate: true,
       privateHosts: ['10.0.0.1'],
+      retries: 1,
     };
     const settings = parseCrawlExport(JSON.stringify(doc)).record.settings;
     expect(settings.privateHosts).toEqual([]);
@@ -387,6 +388,7 @@ describe('import of a JSON export', () => {
       respectRobots: true,
       allowPrivate: false,
       privateHosts: [],
+      retries: 1,
     });
     // A crawl exported while it ran is imported stopped: nothing runs it here.
     doc.crawl.status = 'running';

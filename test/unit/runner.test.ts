@@ -250,7 +250,7 @@ describe('CrawlRunner', () => {
       };
       return f;
     };
-    const fetch: FetchSettings = {
+    const fetchSettings: FetchSettings = {
       concurrency: 4,
       timeoutMs: 10_000,
       maxBytes: 100_000,
@@ -261,7 +261,7 @@ describe('CrawlRunner', () => {
     const store = createMemoryStore();
     const completed = new Map<string, number>();
     const runner = makeRunner(store, [], () => unavailable(completed), { createCrawl: spy });
-    const record = await runner.start(START, { fetch: { ...fetch, retries: 0 } });
+    const record = await runner.start(START, { fetch: { ...fetchSettings, retries: 0 } });
     await runner.whenIdle();
     expect(limits[0]?.retries).toBe(0);
     expect((await store.getCrawl(record.id))?.status).toBe('done');
@@ -271,7 +271,7 @@ describe('CrawlRunner', () => {
 
     // No --retries (the extension, or a crawl kept before the option): the engine's default.
     const other = makeRunner(createMemoryStore(), [], () => fakeFetcher(web, new Map()), { createCrawl: spy });
-    await other.start(START, { fetch });
+    await other.start(START, { fetch: fetchSettings });
     await other.whenIdle();
     expect(limits[1]).not.toHaveProperty('retries');
   });

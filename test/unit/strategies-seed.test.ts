@@ -70,8 +70,8 @@ function page(
 }
 
 /**
- * A synthetic web of 2000 pages and 7 home pages: page i has a pseudo-random similarity, words, and 8 links whose anchors and
- * contexts mix topic words ('solar', 'telescop') and others, so every strategy has something to learn from.
+ * A synthetic web of 2000 pages and 7 home pages: page i has a pseudo-random similarity, words, and 8 links whose
+ * anchors and contexts mix topic words ('solar', 'telescop') and others, so every strategy has something to learn from.
  */
 const WORDS = ['solar', 'telescop', 'mirror', 'lens', 'garden', 'recip', 'news', 'price', 'orbit', 'comet'];
 const synthUrl = (i: number) => `https://w${i % 7}.example/${WORDS[i % WORDS.length]}-${i}.html`;

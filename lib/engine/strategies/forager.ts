@@ -548,7 +548,7 @@ export class ForagerStrategy extends FrontierStrategy {
   private probeRoot(page: EvaluatedPage, bestLink: number): void {
     if (this.params.rootProbe <= 0 || this.seedSites.size < this.params.rootProbeSites) return;
     const { site } = siteOf(page.url);
-    if (this.probed.has(site) || !/^https?:\/\//i.test(site)) return;
+    if (this.probed.has(site)) return;
     this.probed.add(site);
     const home = `${site}/`;
     if (home !== page.url && !this.info.has(home)) this.enqueue(home, bestLink * this.params.rootProbe, page);
