@@ -14,7 +14,7 @@
  *   with no budget limit could find no others).
  * Static top-k lists leave out hubs and the task's seeds, so k is always the number of pages still to be found.
  */
-import { tokenize } from '../lib/engine';
+import { tokenize, topicVector, type TermVector } from '../lib/engine';
 import type { CorpusIndex } from './corpus';
 import {
   type Bm25Options,
@@ -94,6 +94,11 @@ export interface TopicStatics {
   knownTargetsRecall?: number[];
   /** Pages that crawl needed to find every reachable target; absent when the largest budget was not enough (and in older results). */
   knownTargetsPages?: number;
+  /**
+   * Recall of the reachable targets at each budget of a crawl that knows every page's similarity to the topic
+   * ({@link knownSimilarityCrawl}): what the topic's words alone lead to. Absent in older results.
+   */
+  knownSimilarityRecall?: number[];
 }
 
 export interface AnalysisOptions {
@@ -342,6 +347,122 @@ export function knownTargetsCrawl(
   return foundAt;
 }
 
+/** Each page's term-frequency norm, per corpus (computed once). */
+const pageNorms = new WeakMap<CorpusIndex, Float64Array>();
+
+function normsOf(corpus: CorpusIndex): Float64Array {
+  let norms = pageNorms.get(corpus);
+  if (!norms) {
+    norms = new Float64Array(corpus.size);
+    for (let i = 0; i < corpus.size; i++) {
+      let sum = 0;
+      corpus.forEachTerm(i, (_, count) => {
+        sum += count * count;
+      });
+      norms[i] = Math.sqrt(sum);
+    }
+    pageNorms.set(corpus, norms);
+  }
+  return norms;
+}
+
+/**
+ * A crawl that knows how similar every page is to the topic before fetching it: from the seeds (fetched first), it
+ * always fetches the discovered page most similar to the topic (cosine of the page's term frequencies, as the corpus
+ * index holds them, to the topic's keyword vector: the evaluator's measure without the results page's context and the
+ * boilerplate weights), with no bound on its frontier, until `budget` pages. Returns the number of pages at which each
+ * target was found, in order. Not a bound (a crawl may pass through dissimilar pages to reach similar ones, and beat
+ * it), but what a perfect judge of the topic's words gets: where it misses, the targets do not stand out by the words
+ * of the pages that lead to them, or by their own.
+ */
+export function knownSimilarityCrawl(
+  corpus: CorpusIndex,
+  seeds: readonly string[],
+  targets: readonly string[],
+  budget: number,
+  topic: TermVector,
+): number[] {
+  const norms = normsOf(corpus);
+  const weight = new Map<number, number>();
+  let topicNorm = 0;
+  for (const [term, w] of Object.entries(topic)) {
+    topicNorm += w * w;
+    const id = corpus.termId.get(term);
+    if (id !== undefined) weight.set(id, w);
+  }
+  topicNorm = Math.sqrt(topicNorm);
+  const similarity = (i: number): number => {
+    if (norms[i] === 0 || topicNorm === 0) return 0;
+    let dot = 0;
+    corpus.forEachTerm(i, (term, count) => {
+      const w = weight.get(term);
+      if (w !== undefined) dot += w * count;
+    });
+    return dot / (norms[i] * topicNorm);
+  };
+  const isTarget = new Uint8Array(corpus.size);
+  for (const id of targets) {
+    const i = corpus.position.get(id);
+    if (i !== undefined) isTarget[i] = 1;
+  }
+  const seen = new Uint8Array(corpus.size);
+  // A binary max-heap of discovered pages by similarity; ties go in the order found (breadth-first among equals).
+  type Entry = { i: number; sim: number; order: number };
+  const heap: Entry[] = [];
+  const above = (a: Entry, b: Entry) => a.sim > b.sim || (a.sim === b.sim && a.order < b.order);
+  let found = 0;
+  const push = (i: number) => {
+    const e = { i, sim: similarity(i), order: found++ };
+    let k = heap.push(e) - 1;
+    while (k > 0) {
+      const parent = (k - 1) >> 1;
+      if (!above(e, heap[parent])) break;
+      heap[k] = heap[parent];
+      k = parent;
+    }
+    heap[k] = e;
+  };
+  const pop = (): number => {
+    const top = heap[0];
+    const last = heap.pop()!;
+    if (heap.length > 0) {
+      let k = 0;
+      for (;;) {
+        const l = 2 * k + 1;
+        if (l >= heap.length) break;
+        const c = l + 1 < heap.length && above(heap[l + 1], heap[l]) ? l + 1 : l;
+        if (!above(heap[c], last)) break;
+        heap[k] = heap[c];
+        k = c;
+      }
+      heap[k] = last;
+    }
+    return top.i;
+  };
+  const foundAt: number[] = [];
+  let pages = 0;
+  const fetch = (i: number, isSeed: boolean) => {
+    pages++;
+    if (isTarget[i] && !isSeed) foundAt.push(pages);
+    for (const j of corpus.outlinks(i))
+      if (!seen[j]) {
+        seen[j] = 1;
+        push(j);
+      }
+  };
+  const seedPages: number[] = [];
+  for (const id of seeds) {
+    const i = corpus.position.get(id);
+    if (i !== undefined && !seen[i]) {
+      seen[i] = 1;
+      seedPages.push(i);
+    }
+  }
+  for (const i of seedPages) if (pages < budget) fetch(i, true);
+  while (pages < budget && heap.length > 0) fetch(pop(), false);
+  return foundAt;
+}
+
 /** Where the reachable targets a crawl missed lie, in links from what it crawled ({@link missedTargets}). */
 export interface Misses {
   /** Reachable targets, seeds excluded. */
@@ -401,6 +522,18 @@ function knownTargets(
     knownTargetsRecall: budgets.map((b) => foundAt.filter((p) => p <= b).length / reachable.length),
     ...(foundAt.length === reachable.length ? { knownTargetsPages: foundAt[foundAt.length - 1] } : {}),
   };
+}
+
+function knownSimilarity(
+  corpus: CorpusIndex,
+  seeds: string[],
+  reachable: string[],
+  budgets: number[],
+  topic: TermVector,
+): number[] {
+  if (!reachable.length) return budgets.map(() => NaN);
+  const foundAt = knownSimilarityCrawl(corpus, seeds, reachable, Math.max(...budgets), topic);
+  return budgets.map((b) => foundAt.filter((p) => p <= b).length / reachable.length);
 }
 
 function recallCurve(relevant: string[], seeds: string[]): Curve {
@@ -687,6 +820,7 @@ export class Analysis {
     const lang = topic.language ?? 'en';
     const desc = tfidf(Object.fromEntries(countTerms(tokenize(topic.description, lang))), this.idf);
     const descSim = this.similarity.to(desc);
+    const keywords = topicVector({ keywords: topic.keywords, language: lang });
     const simCache = new Map<string, number>();
     const sim = (id: string): number => {
       let v = simCache.get(id);
@@ -715,6 +849,7 @@ export class Analysis {
         reachable,
         reachableShare: wanted.length ? reachable.length / wanted.length : NaN,
         ...knownTargets(corpus, seeds, reachable, options.budgets),
+        knownSimilarityRecall: knownSimilarity(corpus, seeds, reachable, options.budgets, keywords),
       });
       const fns = new Map<string, Curve>();
       fns.set('recall', recallCurve(topic.targets, seeds));

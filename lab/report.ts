@@ -154,6 +154,17 @@ export function textTable(res: LabResults, metrics?: string[]): string {
               Math.max(...res.meta.budgets),
             ),
         );
+      const similar = shares.filter((s) => s.knownSimilarityRecall?.length === res.meta.budgets.length);
+      if (similar.length === shares.length)
+        lines.push(
+          `  recall-reachable of a crawl that knows each page's similarity to the topic (most similar first): ` +
+            res.meta.budgets
+              .map((budget, j) => {
+                const { mean, se } = meanSe(similar.map((s) => s.knownSimilarityRecall![j]).filter(Number.isFinite));
+                return `${cellText(mean, se)} @${budget}`;
+              })
+              .join(', '),
+        );
     }
     for (const metric of metricList) {
       lines.push(`  ${metric}`.padEnd(width + 2) + res.meta.budgets.map((b) => String(b).padStart(15)).join(''));

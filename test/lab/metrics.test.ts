@@ -23,6 +23,7 @@ import {
   corpusBm25,
   corpusIdf,
   DescriptionSimilarity,
+  knownSimilarityCrawl,
   knownTargetsCrawl,
   type MetricResult,
   missedTargets,
@@ -288,6 +289,21 @@ describe('static rankings', () => {
     expect(knownTargetsCrawl(corpus, t(0), t(3, 4, 6), 6)).toEqual([2, 4]);
     // seeds that are targets are not found again; a seed missing from the corpus costs nothing
     expect(knownTargetsCrawl(corpus, t(0, 4, 99), t(4, 6), 100)).toEqual([4]);
+  });
+
+  it("a crawl that knows each page's similarity fetches the most similar discovered page first, within the budget", () => {
+    // 0 -> 1 (off topic) -> 3 (target, on topic); 0 -> 2 (half on topic) -> 4 (target, off topic) and -> 5 (on topic)
+    const outlinks = [[1, 2], [3], [4, 5], [], [], []];
+    const words: TermVector[] = [{ x: 1 }, { other: 1 }, { solar: 1, other: 1 }, { solar: 2 }, { other: 3 }, { solar: 1 }];
+    const corpus = CorpusIndex.fromDocs(outlinks.map((l, i) => doc(`s/${i}.html`, words[i], l)));
+    const t = (...i: number[]) => i.map((k) => `s/${k}.html`);
+    const topic = { solar: 1 };
+    // order: seed 0, then 2 (0.71 > 0), then 5 (1.0), then 1 and 4 (both 0: in the order found), then 3 (1.0, found via 1)
+    expect(knownSimilarityCrawl(corpus, t(0), t(3, 4), 100, topic)).toEqual([5, 6]);
+    expect(knownSimilarityCrawl(corpus, t(0), t(3, 4), 4, topic)).toEqual([]);
+    // a seed that is a target is not counted; a seed missing from the corpus costs nothing
+    expect(knownSimilarityCrawl(corpus, t(3, 99), t(3), 100, topic)).toEqual([]);
+    expect(knownSimilarityCrawl(corpus, t(2, 99), t(5, 4), 2, topic)).toEqual([2]);
   });
 });
 
