@@ -17,6 +17,7 @@ import {
 import type { FetchSettings } from '../lib/app/store/types';
 import {
   checkHost,
+  DEFAULT_MAX_BYTES,
   DEFAULT_RETRIES,
   errorMessage,
   getStrategyInfo,
@@ -76,7 +77,7 @@ Options:
   --timeout MS          per-request timeout (default 10000)
   --retries N           times a URL is fetched again after a timeout or a 408/425/429/5xx answer (default ${DEFAULT_RETRIES},
                         at most ${MAX_RETRIES}, 0 for never); the waits grow fourfold: 2 s, 8 s, 32 s ...
-  --max-bytes N         bytes read per page (default 102400)
+  --max-bytes N         bytes read per page (default ${DEFAULT_MAX_BYTES})
   --stay-on-sites       follow only links to the seeds' hosts
   --allow-private       allow loopback and private addresses (a local test web, your own network); link-local
                         ones stay refused
@@ -294,7 +295,7 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
       concurrency: intOption(o.concurrency, 'concurrency', 6, 1, 256),
       timeoutMs: intOption(o.timeout, 'timeout', 10_000, 1),
       retries: intOption(o.retries, 'retries', DEFAULT_RETRIES, 0, MAX_RETRIES),
-      maxBytes: intOption(o['max-bytes'], 'max-bytes', 100 * 1024, 1024),
+      maxBytes: intOption(o['max-bytes'], 'max-bytes', DEFAULT_MAX_BYTES, 1024),
       respectRobots: !o['ignore-robots'],
       allowPrivate,
       ...(privateHosts.length ? { privateHosts } : {}),

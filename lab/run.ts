@@ -15,7 +15,7 @@ import {
   rescore,
   VirtualClock,
 } from '../lib/engine';
-import { createFetcher } from '../lib/engine';
+import { createFetcher, DEFAULT_MAX_BYTES } from '../lib/engine';
 import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { strategySpec } from '../lib/engine';
 import type { EvaluationInput, Evaluator, PageEvaluation, PageReading, PageResult, Topic, TopicScoring } from '../lib/engine';
@@ -327,8 +327,6 @@ export interface RunStats {
 /** The URL rules of a lab crawl: only the local web (127.0.0.1); everything outside it is unreachable anyway. */
 export const LAB_URL_POLICY: UrlPolicy = { allowPrivate: true, allowedHosts: ['127.0.0.1'] };
 
-/** The engine's default body cap (FetcherOptions.maxBytes): what the simulated network transfers at most. */
-const ENGINE_MAX_BYTES = 100 * 1024;
 /** The engine's default fetch timeout (FetcherOptions.timeoutMs). */
 const ENGINE_TIMEOUT_MS = 10_000;
 
@@ -486,7 +484,8 @@ async function runSimulatedCrawl(
 ): Promise<CrawlOutcome> {
   const clock = new VirtualClock();
   const network = new SimulatedNetwork(networkModel(setting.model), setting.seed, Object.keys(web.origins));
-  const maxBytes = task.maxBytes ?? ENGINE_MAX_BYTES;
+  // The engine's default body cap unless --max-bytes: what the simulated network transfers at most.
+  const maxBytes = task.maxBytes ?? DEFAULT_MAX_BYTES;
   const fetch = simulatedFetch({
     web,
     network,

@@ -12,7 +12,7 @@ export type * from './types';
 export { createCrawl, crawl, DEFAULT_LIMITS, DEFAULT_RETRIES, type Crawl, type CrawlOptions } from './crawl';
 export { migrateCheckpoint, type MigratedCheckpoint } from './checkpoint';
 export { realClock, sleep, SleepAbortedError, VirtualClock, type Clock, type TimerHandle } from './clock';
-export { createFetcher, type Fetcher, type FetcherOptions, type FetcherStats } from './fetch/fetcher';
+export { createFetcher, DEFAULT_MAX_BYTES, type Fetcher, type FetcherOptions, type FetcherStats } from './fetch/fetcher';
 export { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from './fetch/http';
 export {
   DEFAULT_SLOW_SITE_RULE,

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VirtualClock } from '../../lib/engine/clock';
-import { createFetcher, type FetcherOptions } from '../../lib/engine/fetch/fetcher';
+import { createFetcher, DEFAULT_MAX_BYTES, type FetcherOptions } from '../../lib/engine/fetch/fetcher';
 import { PolitenessScheduler } from '../../lib/engine/fetch/scheduler';
 import { runOnVirtualClock } from '../../harness/virtual-time';
 import { looksLikeHtml, parseRetryAfter } from '../../lib/engine/fetch/http';
@@ -219,6 +219,14 @@ describe('createFetcher against a loopback server', () => {
     expect(outcome.truncated).toBe(true);
     expect(outcome.body.byteLength).toBe(100 * 1024);
     expect(fetcher.stats().bytes).toBe(100 * 1024);
+  });
+
+  it('keeps 1 MiB of a page by default', async () => {
+    expect(DEFAULT_MAX_BYTES).toBe(1024 * 1024);
+    const fetcher = createFetcher(loopback);
+    const outcome = expectSuccess(await fetcher.fetch(`${main.base}/big`));
+    expect(outcome.truncated).toBe(true);
+    expect(outcome.body.byteLength).toBe(DEFAULT_MAX_BYTES);
   });
 
   it('returns binary served as text/html (judging it is the evaluator’s job)', async () => {

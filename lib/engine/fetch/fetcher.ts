@@ -111,7 +111,7 @@ export interface FetcherOptions {
   userAgent?: string;
   /** Network time budget of one page, all redirect hops and the body included (queue waits excluded). Default 10000. */
   timeoutMs?: number;
-  /** Body bytes kept; the rest is cancelled unread. Default 100 KB. */
+  /** Body bytes kept; the rest is cancelled unread. Default {@link DEFAULT_MAX_BYTES}. */
   maxBytes?: number;
   /** Default 5. */
   maxRedirects?: number;
@@ -192,12 +192,21 @@ const TRANSIENT_STATUSES = new Set([408, 425, 429, 500, 502, 503, 504, 522, 524]
 /** Sites left alone (Retry-After too long) remembered at most; a hostile crawl cannot grow the map without bound. */
 const MAX_SITES_LEFT_ALONE = 10_000;
 
+/**
+ * Body bytes a page fetch keeps by default: 1 MiB. Today's pages put much before their content (inline scripts,
+ * styles, JSON state): of the six real search-result pages in the tests' data (113 KiB to 1.9 MiB), five kept at most
+ * 18 of their 39-151 links and 247 of their 339-3,989 words when cut at 100 KiB, and Startpage's none (its body starts
+ * at 99 KiB); cut at 1 MiB, five are whole and the sixth keeps 140 of 151 links. Reading a 1 MiB page costs the
+ * evaluator about 18 ms (4 ms at 100 KiB). Still a cap: a page that never ends costs at most this much.
+ */
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
 /** Creates a polite page fetcher; see the module comment. */
 export function createFetcher(options: FetcherOptions = {}): Fetcher {
   const fetchFn: typeof fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxBytes = options.maxBytes ?? 100 * 1024;
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   const maxRedirects = options.maxRedirects ?? 5;
   const politenessDelayMs = Math.max(0, options.politenessDelayMs ?? 1000);
   const respectRobots = options.respectRobots ?? true;
