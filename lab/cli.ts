@@ -12,6 +12,7 @@ import { join, resolve } from 'node:path';
 import { Analysis, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
 import { type CorpusIndex, loadCorpusIndex } from './corpus';
 import { mergeResults } from './merge';
+import { spreadOverSeeds } from './metrics';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
 import { simulatedWeb, startLocalWeb, type LocalWeb } from './docweb/server';
 import { htmlReport, textTable, type LabResults } from './report';
@@ -34,7 +35,8 @@ const HELP = `Forager crawl lab
                                                          (default lab/topics-<corpus>)
   npm run lab -- misses --pages FILE --topics FILE [--corpus NAME] [--strategy LABEL] [--budget N]
                       the reachable targets each crawl of run --pages missed within N pages (default 1000), by their
-                      distance in links from what it crawled
+                      distance in links from what it crawled; then, per task and strategy, how much each topic's
+                      recall of the reachable targets moves between RNG seeds
 
 run options:
   --topics FILE        topics in docweb-topics/1 format (required)
@@ -512,6 +514,8 @@ async function cmdMisses(args: Args): Promise<void> {
   }[];
   const sum = { crawls: 0, reachable: 0, missed: 0, oneHop: 0, twoHops: 0 };
   const lines: string[] = [];
+  /** Recall of the reachable targets per seed, by task and strategy, then by topic. */
+  const recalls = new Map<string, Map<string, number[]>>();
   for (const c of crawls) {
     const topic = topics.get(c.topic);
     if (!topic || (strategy && c.strategy !== strategy)) continue;
@@ -521,6 +525,12 @@ async function cmdMisses(args: Args): Promise<void> {
     sum.missed += m.missed.length;
     sum.oneHop += m.oneHop;
     sum.twoHops += m.twoHops;
+    if (m.reachable > 0) {
+      const group = `task${c.task} ${c.strategy}`;
+      if (!recalls.has(group)) recalls.set(group, new Map());
+      const byTopic = recalls.get(group)!;
+      byTopic.set(c.topic, [...(byTopic.get(c.topic) ?? []), 1 - m.missed.length / m.reachable]);
+    }
     if (m.missed.length)
       lines.push(
         `${c.topic} task${c.task} ${c.strategy} seed${c.seed}: missed ${m.missed.length} of ${m.reachable} ` +
@@ -532,7 +542,17 @@ async function cmdMisses(args: Args): Promise<void> {
     lines.map((l) => `${oneLine(l)}\n`).join('') +
       `${sum.crawls} crawls, ${budget} pages: missed ${sum.missed} of ${sum.reachable} reachable targets; ` +
       `1 link from a crawled page ${sum.oneHop} (${pct(sum.oneHop)}), 2 links ${sum.twoHops} (${pct(sum.twoHops)}), ` +
-      `farther ${sum.missed - sum.oneHop - sum.twoHops} (${pct(sum.missed - sum.oneHop - sum.twoHops)})\n`,
+      `farther ${sum.missed - sum.oneHop - sum.twoHops} (${pct(sum.missed - sum.oneHop - sum.twoHops)})\n` +
+      [...recalls]
+        .map(([group, byTopic]) => {
+          const s = spreadOverSeeds([...byTopic.values()]);
+          return s.topics === 0
+            ? ''
+            : `${group}: recall of the reachable targets @${budget} over RNG seeds, per topic: standard deviation ` +
+                `${s.meanSd.toFixed(3)} (mean over ${s.topics} topics; median ${s.medianSd.toFixed(3)}); ` +
+                `best and worst seed more than .5 apart on ${s.wide}\n`;
+        })
+        .join(''),
   );
 }
 

@@ -24,6 +24,32 @@ export function standardError(values: number[]): number {
   return Math.sqrt(ss / (n - 1)) / Math.sqrt(n);
 }
 
+/** How much a per-topic value moves between RNG seeds: see {@link spreadOverSeeds}. */
+export interface SeedSpread {
+  /** Topics with two seeds or more. */
+  topics: number;
+  /** Mean and median over those topics of the sample standard deviation (n - 1) of their seeds' values. */
+  meanSd: number;
+  medianSd: number;
+  /** Topics whose best and worst seed differ by more than `wide`. */
+  wide: number;
+}
+
+/** The spread over RNG seeds of a value per topic (one list of per-seed values per topic; lists of one are skipped). */
+export function spreadOverSeeds(perTopic: readonly (readonly number[])[], wide = 0.5): SeedSpread {
+  const sds: number[] = [];
+  let wideTopics = 0;
+  for (const values of perTopic) {
+    if (values.length < 2) continue;
+    sds.push(standardError([...values]) * Math.sqrt(values.length));
+    if (Math.max(...values) - Math.min(...values) > wide) wideTopics++;
+  }
+  const sorted = [...sds].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  const medianSd = sorted.length === 0 ? NaN : sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+  return { topics: sds.length, meanSd: mean(sds), medianSd, wide: wideTopics };
+}
+
 export interface MeanSe {
   mean: number;
   se: number;

@@ -11,6 +11,7 @@ import {
   rankBy,
   setRecall,
   sparseCosine,
+  spreadOverSeeds,
   standardError,
   tfidf,
   topK,
@@ -379,5 +380,18 @@ describe('compareStrategies', () => {
     expect(c).toMatchObject({ a: 'forager', b: 'forager [baseline]', n: 2, wins: 0, ties: 1, losses: 1 });
     expect(c.meanDiff).toBeCloseTo(-0.05, 9);
     expect(compareStrategies(now, 'forager', 'other', before)).toEqual([]);
+  });
+});
+
+describe('spread over RNG seeds', () => {
+  it("averages each topic's standard deviation over its seeds and counts the topics whose seeds lie far apart", () => {
+    // sds: 0 (all equal), 0.5 (0 and 1 ... n-1 = 1: sqrt(0.5)), 0.1; a topic with one seed is skipped
+    const s = spreadOverSeeds([[0.5, 0.5, 0.5], [0, 1], [0.8, 1, 0.9], [0.2]]);
+    expect(s.topics).toBe(3);
+    expect(s.meanSd).toBeCloseTo((0 + Math.SQRT1_2 + 0.1) / 3, 12);
+    expect(s.medianSd).toBeCloseTo(0.1, 12);
+    expect(s.wide).toBe(1);
+    expect(spreadOverSeeds([[0.1, 0.7]], 0.6).wide).toBe(0);
+    expect(spreadOverSeeds([[1]])).toEqual({ topics: 0, meanSd: NaN, medianSd: NaN, wide: 0 });
   });
 });
