@@ -14,7 +14,7 @@
  *   with no budget limit could find no others).
  * Static top-k lists leave out hubs and the task's seeds, so k is always the number of pages still to be found.
  */
-import { tokenize, topicVector, type TermVector } from '../lib/engine';
+import { PriorityFrontier, tokenize, topicVector, type TermVector } from '../lib/engine';
 import type { CorpusIndex } from './corpus';
 import {
   type Bm25Options,
@@ -252,17 +252,21 @@ export function staticRankings(
  */
 type Curve = (pages: CrawledPage[], counts: number[]) => number[];
 
+/** The corpus positions of page ids, each once, in order; ids not in the corpus are skipped. */
+function positionsOf(corpus: CorpusIndex, ids: readonly string[]): number[] {
+  const positions = new Set<number>();
+  for (const id of ids) {
+    const i = corpus.position.get(id);
+    if (i !== undefined) positions.add(i);
+  }
+  return [...positions];
+}
+
 /** Pages (1 = reached) that some path of corpus links from the seeds reaches, the seeds included. */
 export function reachableFrom(corpus: CorpusIndex, seeds: readonly string[]): Uint8Array {
   const seen = new Uint8Array(corpus.size);
-  const queue: number[] = [];
-  for (const id of seeds) {
-    const i = corpus.position.get(id);
-    if (i !== undefined && !seen[i]) {
-      seen[i] = 1;
-      queue.push(i);
-    }
-  }
+  const queue = positionsOf(corpus, seeds);
+  for (const i of queue) seen[i] = 1;
   for (let q = 0; q < queue.length; q++)
     for (const j of corpus.outlinks(queue[q]))
       if (!seen[j]) {
@@ -291,12 +295,9 @@ export function knownTargetsCrawl(
   /** Fetched pages in fetch order: every round's search starts from all of them. */
   const queue = new Int32Array(n);
   let pages = 0;
-  for (const id of seeds) {
-    const i = corpus.position.get(id);
-    if (i !== undefined && !fetched[i]) {
-      fetched[i] = 1;
-      queue[pages++] = i;
-    }
+  for (const i of positionsOf(corpus, seeds)) {
+    fetched[i] = 1;
+    queue[pages++] = i;
   }
   let left = 0;
   for (const id of targets) {
@@ -370,7 +371,7 @@ function normsOf(corpus: CorpusIndex): Float64Array {
  * A crawl that knows how similar every page is to the topic before fetching it: from the seeds (fetched first), it
  * always fetches the discovered page most similar to the topic (cosine of the page's term frequencies, as the corpus
  * index holds them, to the topic's keyword vector: the evaluator's measure without the results page's context and the
- * boilerplate weights), with no bound on its frontier, until `budget` pages. Returns the number of pages at which each
+ * boilerplate weights), with no bound on its frontier and ties in the order found, until `budget` pages. Returns the number of pages at which each
  * target was found, in order. Not a bound (a crawl may pass through dissimilar pages to reach similar ones, and beat
  * it), but what a perfect judge of the topic's words gets: where it misses, the targets do not stand out by the words
  * of the pages that lead to them, or by their own.
@@ -406,39 +407,8 @@ export function knownSimilarityCrawl(
     if (i !== undefined) isTarget[i] = 1;
   }
   const seen = new Uint8Array(corpus.size);
-  // A binary max-heap of discovered pages by similarity; ties go in the order found (breadth-first among equals).
-  type Entry = { i: number; sim: number; order: number };
-  const heap: Entry[] = [];
-  const above = (a: Entry, b: Entry) => a.sim > b.sim || (a.sim === b.sim && a.order < b.order);
-  let found = 0;
-  const push = (i: number) => {
-    const e = { i, sim: similarity(i), order: found++ };
-    let k = heap.push(e) - 1;
-    while (k > 0) {
-      const parent = (k - 1) >> 1;
-      if (!above(e, heap[parent])) break;
-      heap[k] = heap[parent];
-      k = parent;
-    }
-    heap[k] = e;
-  };
-  const pop = (): number => {
-    const top = heap[0];
-    const last = heap.pop()!;
-    if (heap.length > 0) {
-      let k = 0;
-      for (;;) {
-        const l = 2 * k + 1;
-        if (l >= heap.length) break;
-        const c = l + 1 < heap.length && above(heap[l + 1], heap[l]) ? l + 1 : l;
-        if (!above(heap[c], last)) break;
-        heap[k] = heap[c];
-        k = c;
-      }
-      heap[k] = last;
-    }
-    return top.i;
-  };
+  // The engine's frontier, unbounded here (each page is queued once): among equal scores the earlier entry goes first.
+  const frontier = new PriorityFrontier(Math.max(1, corpus.size));
   const foundAt: number[] = [];
   let pages = 0;
   const fetch = (i: number, isSeed: boolean) => {
@@ -447,19 +417,17 @@ export function knownSimilarityCrawl(
     for (const j of corpus.outlinks(i))
       if (!seen[j]) {
         seen[j] = 1;
-        push(j);
+        frontier.add({ url: corpus.ids[j], score: similarity(j), depth: 0 });
       }
   };
-  const seedPages: number[] = [];
-  for (const id of seeds) {
-    const i = corpus.position.get(id);
-    if (i !== undefined && !seen[i]) {
-      seen[i] = 1;
-      seedPages.push(i);
-    }
-  }
+  const seedPages = positionsOf(corpus, seeds);
+  for (const i of seedPages) seen[i] = 1;
   for (const i of seedPages) if (pages < budget) fetch(i, true);
-  while (pages < budget && heap.length > 0) fetch(pop(), false);
+  while (pages < budget) {
+    const next = frontier.popMax();
+    if (!next) break;
+    fetch(corpus.position.get(next.url)!, false);
+  }
   return foundAt;
 }
 

@@ -529,7 +529,8 @@ async function cmdMisses(args: Args): Promise<void> {
       const group = `task${c.task} ${c.strategy}`;
       if (!recalls.has(group)) recalls.set(group, new Map());
       const byTopic = recalls.get(group)!;
-      byTopic.set(c.topic, [...(byTopic.get(c.topic) ?? []), 1 - m.missed.length / m.reachable]);
+      if (!byTopic.has(c.topic)) byTopic.set(c.topic, []);
+      byTopic.get(c.topic)!.push(1 - m.missed.length / m.reachable);
     }
     if (m.missed.length)
       lines.push(

@@ -220,6 +220,16 @@ describe('lab run on a generated web', () => {
     expect(r.stdout).toContain(
       'recall-reachable of a crawl that knows the targets (nearest first): 1.000±0.000 @10, 1.000±0.000 @20; all of them within 4 pages (median over topics; 90% of topics within 6)',
     );
+    // The crawl that knows each page's similarity reaches the reachable targets too (its order: metrics.test.ts).
+    expect(res.statics.map((s) => [s.topic, s.task, s.knownSimilarityRecall])).toEqual([
+      ['solar', 1, [1, 1]],
+      ['solar', 2, [1, 1]],
+      ['knots', 1, [1, 1]],
+      ['knots', 2, [null, null]],
+    ]);
+    expect(r.stdout).toContain(
+      "recall-reachable of a crawl that knows each page's similarity to the topic (most similar first): 1.000±0.000 @10, 1.000±0.000 @20",
+    );
     expect(r.stdout).toContain(
       'recall-reachable of a crawl that knows the targets (nearest first): 1.000 @10, 1.000 @20; all of them within 7 pages (median over topics; 90% of topics within 7)',
     );
