@@ -99,6 +99,11 @@ export interface TopicStatics {
    * ({@link knownSimilarityCrawl}): what the topic's words alone lead to. Absent in older results.
    */
   knownSimilarityRecall?: number[];
+  /**
+   * Share of the reachable targets that every path from the seeds reaches through a page with none of the topic's
+   * words ({@link reachableThroughTopicWords}). Absent in older results.
+   */
+  wordlessShare?: number;
 }
 
 export interface AnalysisOptions {
@@ -273,6 +278,29 @@ export function reachableFrom(corpus: CorpusIndex, seeds: readonly string[]): Ui
         seen[j] = 1;
         queue.push(j);
       }
+  return seen;
+}
+
+/**
+ * Pages (1 = reached) that some path of corpus links from the seeds reaches when only the seeds and pages holding a word
+ * of the topic are followed: what a crawl led by the topic's words alone can reach. A reachable target not among them
+ * lies, on every path from the seeds, behind a page with none of the topic's words (similarity 0), which such a crawl
+ * ranks last: only exploring finds it.
+ */
+export function reachableThroughTopicWords(corpus: CorpusIndex, seeds: readonly string[], topic: TermVector): Uint8Array {
+  const holds = corpusTermCounts(corpus, Object.keys(topic));
+  const seen = new Uint8Array(corpus.size);
+  const queue = positionsOf(corpus, seeds);
+  for (const i of queue) seen[i] = 1;
+  const seedCount = queue.length;
+  for (let q = 0; q < queue.length; q++) {
+    if (q >= seedCount && holds[queue[q]] === 0) continue;
+    for (const j of corpus.outlinks(queue[q]))
+      if (!seen[j]) {
+        seen[j] = 1;
+        queue.push(j);
+      }
+  }
   return seen;
 }
 
@@ -502,6 +530,12 @@ function knownSimilarity(
   if (!reachable.length) return budgets.map(() => NaN);
   const foundAt = knownSimilarityCrawl(corpus, seeds, reachable, Math.max(...budgets), topic);
   return budgets.map((b) => foundAt.filter((p) => p <= b).length / reachable.length);
+}
+
+function wordlessShare(corpus: CorpusIndex, seeds: string[], reachable: string[], topic: TermVector): number {
+  if (!reachable.length) return NaN;
+  const worded = reachableThroughTopicWords(corpus, seeds, topic);
+  return reachable.filter((id) => worded[corpus.position.get(id)!] !== 1).length / reachable.length;
 }
 
 function recallCurve(relevant: string[], seeds: string[]): Curve {
@@ -818,6 +852,7 @@ export class Analysis {
         reachableShare: wanted.length ? reachable.length / wanted.length : NaN,
         ...knownTargets(corpus, seeds, reachable, options.budgets),
         knownSimilarityRecall: knownSimilarity(corpus, seeds, reachable, options.budgets, keywords),
+        wordlessShare: wordlessShare(corpus, seeds, reachable, keywords),
       });
       const fns = new Map<string, Curve>();
       fns.set('recall', recallCurve(topic.targets, seeds));

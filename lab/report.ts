@@ -165,6 +165,15 @@ export function textTable(res: LabResults, metrics?: string[]): string {
               })
               .join(', '),
         );
+      const wordless = shares.filter((s) => s.wordlessShare !== undefined);
+      if (wordless.length === shares.length) {
+        const values = wordless.map((s) => s.wordlessShare!).filter(Number.isFinite);
+        const { mean, se } = meanSe(values);
+        lines.push(
+          `  reachable targets behind a page with none of the topic's words on every path from the seeds: ${cellText(mean, se)}` +
+            ` (mean over topics; some on ${values.filter((v) => v > 0).length} of ${values.length})`,
+        );
+      }
     }
     for (const metric of metricList) {
       lines.push(`  ${metric}`.padEnd(width + 2) + res.meta.budgets.map((b) => String(b).padStart(15)).join(''));

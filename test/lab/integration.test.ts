@@ -230,6 +230,16 @@ describe('lab run on a generated web', () => {
     expect(r.stdout).toContain(
       "recall-reachable of a crawl that knows each page's similarity to the topic (most similar first): 1.000±0.000 @10, 1.000±0.000 @20",
     );
+    // Every path to a target here runs through pages with the topic's words.
+    expect(res.statics.map((s) => [s.topic, s.task, s.wordlessShare])).toEqual([
+      ['solar', 1, 0],
+      ['solar', 2, 0],
+      ['knots', 1, 0],
+      ['knots', 2, null],
+    ]);
+    expect(r.stdout).toContain(
+      "reachable targets behind a page with none of the topic's words on every path from the seeds: 0.000±0.000 (mean over topics; some on 0 of 2)",
+    );
     expect(r.stdout).toContain(
       'recall-reachable of a crawl that knows the targets (nearest first): 1.000 @10, 1.000 @20; all of them within 7 pages (median over topics; 90% of topics within 7)',
     );

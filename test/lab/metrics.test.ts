@@ -25,6 +25,7 @@ import {
   corpusIdf,
   DescriptionSimilarity,
   knownSimilarityCrawl,
+  reachableThroughTopicWords,
   knownTargetsCrawl,
   type MetricResult,
   missedTargets,
@@ -305,6 +306,18 @@ describe('static rankings', () => {
     // a seed that is a target is not counted; a seed missing from the corpus costs nothing
     expect(knownSimilarityCrawl(corpus, t(3, 99), t(3), 100, topic)).toEqual([]);
     expect(knownSimilarityCrawl(corpus, t(2, 99), t(5, 4), 2, topic)).toEqual([2]);
+  });
+
+  it('follows only the seeds and pages with a topic word to tell the targets behind a page without one', () => {
+    // 0 (seed, off topic: followed all the same) -> 1 (off topic: reached, not followed) -> 2; 0 -> 3 (on topic) -> 4
+    // (off topic: reached, not followed) -> 5 (on topic) -> 6; 7 linked from nothing
+    const outlinks = [[1, 3], [2], [], [4], [5], [6], [], []];
+    const words: TermVector[] = [{ x: 1 }, { x: 1 }, { solar: 1 }, { solar: 1 }, { x: 1 }, { solar: 1 }, { solar: 1 }, {}];
+    const corpus = CorpusIndex.fromDocs(outlinks.map((l, i) => doc(`s/${i}.html`, words[i], l)));
+    const reached = reachableThroughTopicWords(corpus, ['s/0.html', 's/99.html'], { solar: 1, absent: 1 });
+    expect([...reached]).toEqual([1, 1, 0, 1, 1, 0, 0, 0]);
+    // a seed is followed even without a topic word; 5 holds one, so 6 is reached
+    expect([...reachableThroughTopicWords(corpus, ['s/4.html'], { solar: 1 })]).toEqual([0, 0, 0, 0, 1, 1, 1, 0]);
   });
 });
 
