@@ -267,17 +267,27 @@ function positionsOf(corpus: CorpusIndex, ids: readonly string[]): number[] {
   return [...positions];
 }
 
-/** Pages (1 = reached) that some path of corpus links from the seeds reaches, the seeds included. */
-export function reachableFrom(corpus: CorpusIndex, seeds: readonly string[]): Uint8Array {
+/**
+ * Pages (1 = reached) that some path of corpus links from the seeds reaches, the seeds included. With `follows`, only
+ * the seeds and the pages it accepts are followed (the rest are reached, not left).
+ */
+export function reachableFrom(
+  corpus: CorpusIndex,
+  seeds: readonly string[],
+  follows?: (position: number) => boolean,
+): Uint8Array {
   const seen = new Uint8Array(corpus.size);
   const queue = positionsOf(corpus, seeds);
   for (const i of queue) seen[i] = 1;
-  for (let q = 0; q < queue.length; q++)
+  const seedCount = queue.length;
+  for (let q = 0; q < queue.length; q++) {
+    if (follows && q >= seedCount && !follows(queue[q])) continue;
     for (const j of corpus.outlinks(queue[q]))
       if (!seen[j]) {
         seen[j] = 1;
         queue.push(j);
       }
+  }
   return seen;
 }
 
@@ -289,19 +299,7 @@ export function reachableFrom(corpus: CorpusIndex, seeds: readonly string[]): Ui
  */
 export function reachableThroughTopicWords(corpus: CorpusIndex, seeds: readonly string[], topic: TermVector): Uint8Array {
   const holds = corpusTermCounts(corpus, Object.keys(topic));
-  const seen = new Uint8Array(corpus.size);
-  const queue = positionsOf(corpus, seeds);
-  for (const i of queue) seen[i] = 1;
-  const seedCount = queue.length;
-  for (let q = 0; q < queue.length; q++) {
-    if (q >= seedCount && holds[queue[q]] === 0) continue;
-    for (const j of corpus.outlinks(queue[q]))
-      if (!seen[j]) {
-        seen[j] = 1;
-        queue.push(j);
-      }
-  }
-  return seen;
+  return reachableFrom(corpus, seeds, (i) => holds[i] > 0);
 }
 
 /**

@@ -165,9 +165,8 @@ export function textTable(res: LabResults, metrics?: string[]): string {
               })
               .join(', '),
         );
-      const wordless = shares.filter((s) => s.wordlessShare !== undefined);
-      if (wordless.length === shares.length) {
-        const values = wordless.map((s) => s.wordlessShare!).filter(Number.isFinite);
+      if (shares.every((s) => s.wordlessShare !== undefined)) {
+        const values = shares.map((s) => s.wordlessShare!).filter(Number.isFinite);
         const { mean, se } = meanSe(values);
         lines.push(
           `  reachable targets behind a page with none of the topic's words on every path from the seeds: ${cellText(mean, se)}` +

@@ -257,6 +257,60 @@ describe('mergeResults', () => {
   });
 });
 
+describe("targets behind a page without the topic's words", () => {
+  it('analyze() counts the reachable targets whose every path passes such a page, and the table prints their share', () => {
+    // 0 (solar) -> 1 (wind) -> 2 (solar, target); 0 -> 3 (solar, target): from 0, target 2 lies behind the wind page
+    const links = [[1, 3], [2], [], []];
+    const terms: Record<string, number>[] = [{ solar: 2 }, { wind: 2 }, { solar: 2 }, { solar: 2 }];
+    const docs: CorpusDoc[] = links.map((l, i) => ({
+      id: `s/${i}.html`,
+      title: `s/${i}.html`,
+      heading: '',
+      length: 2,
+      terms: terms[i],
+      links: l,
+    }));
+    const topic: LabTopic = {
+      id: 'sun',
+      keywords: 'solar',
+      description: 'solar',
+      targets: ['s/2.html', 's/3.html'],
+      examples: ['s/3.html'],
+      neighbors: ['s/0.html'],
+    };
+    const record = (task: TaskId): CrawlRecord => ({
+      topic: 'sun',
+      task,
+      strategy: 'det',
+      seed: 1,
+      pages: (task === 1 ? topic.examples : topic.neighbors).map((id) => ({ id, isSeed: true })),
+      errors: 0,
+      done: 'budget',
+      elapsedMs: 1,
+    });
+    const { statics } = analyze([record(1), record(2)], [topic], CorpusIndex.fromDocs(docs), {
+      budgets: [10],
+      ks: [1],
+      step: 5,
+    });
+    // task 1: from 3, which links nowhere, no target is reachable
+    expect(statics.map((x) => [x.task, x.reachable, x.wordlessShare])).toEqual([
+      [1, [], NaN],
+      [2, ['s/2.html', 's/3.html'], 0.5],
+    ]);
+    const res = fixture([1], {});
+    res.meta.tasks = [2];
+    res.results = [];
+    res.statics = res.statics.map((st, i) => ({ ...st, task: 2, wordlessShare: [0.5, 0, NaN][i] }));
+    const line = "reachable targets behind a page with none of the topic's words on every path from the seeds";
+    expect(textTable(res)).toContain(`${line}: 0.250±0.250 (mean over topics; some on 1 of 2)`);
+    expect(textTable(roundTrip(res))).toContain(`${line}: 0.250±0.250 (mean over topics; some on 1 of 2)`);
+    // results from before the measure (one topic without it) print no line
+    delete res.statics[0].wordlessShare;
+    expect(textTable(res)).not.toContain(line);
+  });
+});
+
 describe('mergeResults against analyze()', () => {
   // A 30-page corpus, three topics (t3's task 1 has no target left once its examples are removed: recall NaN),
   // a deterministic strategy crawled with seed 1 and a random one with seeds 1 (file A) and 2, 3 (file B).
