@@ -10,9 +10,9 @@ import { assertEngines } from './lib/app/serp/schema';
  *   only when the user asks, instead of host permissions for every search engine.
  * - alarms: restarts a service worker that died mid-crawl so the crawl carries on by itself.
  * - declarativeNetRequestWithHostAccess: session rules that block the crawl's own requests, redirect hops included,
- *   to private hosts by name (lib/app/network-guard.ts); no install warning, acts only where the user granted host access.
+ *   to private hosts by name (lib/app/adapters/network-guard.ts); no install warning, acts only where the user granted host access.
  * - webRequest: the address every answer to the crawl's own requests came from, so a name that resolves to a private
- *   address is caught (lib/app/address-guard.ts); listened to only while a crawl runs, and only for requests outside
+ *   address is caught (lib/app/adapters/address-guard.ts); listened to only while a crawl runs, and only for requests outside
  *   tabs. No install warning of its own (it sees only hosts the user granted).
  * - Firefox also webRequestBlocking + dns: each crawl request is held until its host name is resolved and its
  *   addresses checked, so nothing is sent to a private address. Neither shows an install warning in Firefox.

@@ -30,7 +30,7 @@ import { createCrawl } from '../lib/engine';
 import { createFetcher } from '../lib/engine';
 import { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from '../lib/engine';
 import { FORAGER_DEFAULTS } from '../lib/engine';
-import type { CrawlRecord } from '../lib/app/store/types';
+import type { CrawlRecord } from '../lib/app/node';
 import { seedsFor, topicQuery } from '../harness/testweb/generate';
 import { startTestWeb, type RunningTestWeb } from '../harness/testweb/server';
 import {
@@ -66,7 +66,7 @@ const WEB = { seed: 2, pagesPerTopic: 200 } as const;
 const CONCURRENCY = 6;
 const FETCH_TIMEOUT_MS = 10_000;
 const MAX_BUFFER = 256;
-// The popup's default strategy and N (lib/app/settings.ts, lib/engine/strategies/forager.ts); `--n` sets N on both sides.
+// The popup's default strategy and N (lib/app/rules/settings.ts, lib/engine/strategies/forager.ts); `--n` sets N on both sides.
 const STRATEGY = { name: 'forager', seed: 1 };
 const DEFAULT_N = FORAGER_DEFAULTS.n;
 

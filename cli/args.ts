@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import {
   cleanSeed,
+  type FetchSettings,
   isKnownLanguage,
   KNOWN_LANGUAGES,
   MAX_RETRIES,
@@ -13,8 +14,7 @@ import {
   MAX_TOPIC_LENGTH,
   privateSeedHosts,
   SETTING_BOUNDS,
-} from '../lib/app/settings';
-import type { FetchSettings } from '../lib/app/store/types';
+} from '../lib/app/node';
 import {
   checkHost,
   DEFAULT_MAX_BYTES,

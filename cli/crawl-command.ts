@@ -2,18 +2,21 @@
  * `npm run crawl`: the same runner and store interface as the extension. A crawl without --save lives in a memory
  * store; with --save DIR it lives in a file store, and --resume DIR continues it through the runner's resume path
  * (the one a restarted service worker takes). Everything printed from a page (titles, URLs) goes through
- * lib/app/text-safety: no escape sequence reaches the terminal.
+ * lib/app/rules/text-safety: no escape sequence reaches the terminal.
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { exportCrawlStream } from '../lib/app/export/index';
-import { describeStrategies } from '../lib/app/handlers';
-import { CrawlRunner } from '../lib/app/runner';
-import { crawlPolicy } from '../lib/app/settings';
-import { openFileStore } from '../lib/app/store/file-store';
-import { createMemoryStore } from '../lib/app/store/memory-store';
-import type { CrawlRecord, CrawlStore } from '../lib/app/store/types';
-import { oneLine } from '../lib/app/text-safety';
+import {
+  crawlPolicy,
+  type CrawlRecord,
+  CrawlRunner,
+  type CrawlStore,
+  createMemoryStore,
+  describeStrategies,
+  exportCrawlStream,
+  oneLine,
+  openFileStore,
+} from '../lib/app/node';
 import {
   type CrawlStats,
   createFetcher,

@@ -29,7 +29,7 @@ import {
   waitForStatus,
   type ChromiumSession,
 } from '../harness/browsers';
-import { oneLine } from '../lib/app/text-safety';
+import { oneLine } from '../lib/app/node';
 import { errorMessage, type PageResult } from '../lib/engine';
 import { DEMO_USAGE, type DemoOptions, parseDemoArgs, UsageError } from './args';
 

@@ -8,8 +8,7 @@
  * Forager was installed and when its popup opened. This script only reads the DOM: it dispatches, posts and
  * writes nothing the page can observe.
  */
-import { extractSerp } from '../lib/app/serp/extract';
-import { isRendered } from '../lib/app/serp/visibility';
+import { extractSerp, isRendered } from '../lib/app';
 
 export default defineUnlistedScript(() => {
   try {

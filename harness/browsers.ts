@@ -20,7 +20,7 @@ import { ENGINES } from '../lib/app/serp/engines/index';
 import { domainMatches } from '../lib/app/serp/hosts';
 import { unwrapRedirect } from '../lib/app/serp/redirect';
 import { canonicalizeUrl } from '../lib/engine';
-import { escapeHtml } from '../lib/app/text-safety';
+import { escapeHtml } from '../lib/app/rules/text-safety';
 import { seedsFor, topicQuery, type TestPage } from './testweb/generate';
 import { startTestWeb, type RequestLog, type RunningTestWeb } from './testweb/server';
 

@@ -19,7 +19,7 @@ import { htmlReport, textTable, type LabResults } from './report';
 import { DEFAULT_RETRIES } from '../lib/engine';
 import { networkModel } from './network';
 import { type NetworkSetting, parseStrategies, readingCacheFor, runCrawls, type CrawlJob } from './run';
-import { oneLine } from '../lib/app/text-safety';
+import { oneLine } from '../lib/app/node';
 import { loadSitesDir, type SiteConfig } from './sites';
 import { generateTopics, splitOf } from './topic-generator';
 import { type LabTopic, loadTopics, seedsOf, TOPIC_KINDS, type TaskId, validateTopics } from './topics';

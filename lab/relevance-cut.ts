@@ -1,5 +1,5 @@
 /**
- * The relevance cut of the extension's lists (lib/app/view/relevance.ts: a new page is "relevant" when its score is
+ * The relevance cut of the extension's lists (lib/app/rules/relevance.ts: a new page is "relevant" when its score is
  * at least a fraction of the crawl's best score, never under a floor), measured on the lab: crawls of the default
  * strategy on tuning topics, then, for each fraction, how well "score >= cut" tells the topic's target pages from the
  * rest among the crawled pages that are not seeds (what the popup lists). F1 per crawl, averaged over crawls (each
@@ -14,7 +14,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { relevanceCut } from '../lib/app/view/relevance';
+import { relevanceCut } from '../lib/app/node';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, preparedSitesDir } from './docweb/prepare';
 import { simulatedWeb } from './docweb/server';
 import { networkModel } from './network';

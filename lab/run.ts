@@ -26,8 +26,7 @@ import { driveOnClock, SentAnswers, simulatedFetch } from './simnet';
 import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
-import { judgedRows } from '../lib/app/view/feedback';
-import { countsOf } from '../lib/app/view/relevance';
+import { countsOf, judgedRows } from '../lib/app/node';
 
 /** A strategy as the lab runs it: a label for tables and plots, a registry name and parameters. */
 export interface LabStrategy {

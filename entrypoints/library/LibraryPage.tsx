@@ -4,10 +4,7 @@
  * Self-contained: it talks to the background through ui/api's typed requests only.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import type { LibraryHit, RetentionPolicy } from '../../lib/app/library';
-import type { LibraryInfo } from '../../lib/app/protocol';
-import type { CrawlRecord } from '../../lib/app/store';
-import { oneLine } from '../../lib/app/text-safety';
+import { type CrawlRecord, type LibraryHit, type LibraryInfo, oneLine, type RetentionPolicy } from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
 import { request } from '../ui/api';
 import { t, tn } from '../ui/i18n';

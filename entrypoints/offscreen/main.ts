@@ -2,11 +2,10 @@
  * Chrome's offscreen document (reasons WORKERS and BATTERY_STATUS): hosts the evaluator Worker, which the service
  * worker cannot start. It carries no evaluation traffic itself: the service worker posts it a MessagePort
  * (`Client.postMessage`), which it hands on to the Worker; calls then go service worker <-> Worker directly
- * (lib/app/evaluator/port-evaluator). It also answers one runtime message, the battery's state (`navigator.getBattery`
+ * (lib/app/adapters/evaluator/port-evaluator). It also answers one runtime message, the battery's state (`navigator.getBattery`
  * exists in documents only), which a topic watch asks before a scheduled check.
  */
-import { type BatteryAnswer, isBatteryQuery } from '../../lib/app/protocol';
-import { createEvaluatorHost } from '../../lib/app/evaluator/evaluator-host';
+import { type BatteryAnswer, createEvaluatorHost, isBatteryQuery } from '../../lib/app';
 import { startEvaluatorWorker } from '../worker/spawn';
 
 const host = createEvaluatorHost({ spawn: startEvaluatorWorker });

@@ -7,13 +7,20 @@
  * `popup.html?tab=<id>` targets a given tab instead of the active one (end-to-end tests open the popup as a page).
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import type { CrawlSnapshot, LiveServerMessage, StrategyDescription, TabContext } from '../../lib/app/protocol';
-import type { CrawlSettings } from '../../lib/app/store/types';
-import { oneLine } from '../../lib/app/text-safety';
-import { judgedRows } from '../../lib/app/view/feedback';
-import { countsOf, mergeScores } from '../../lib/app/view/relevance';
-import { mergeResults } from '../../lib/app/view/results';
-import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
+import {
+  countsOf,
+  type CrawlSettings,
+  type CrawlSnapshot,
+  draftFromSerp,
+  judgedRows,
+  type LiveServerMessage,
+  mergeResults,
+  mergeScores,
+  oneLine,
+  type StartDraft,
+  type StrategyDescription,
+  type TabContext,
+} from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
 import { connectLive, openResultsPage, request } from '../ui/api';
 import { CrawlPanel, FailureNotice, fetchedNothing, ListActions, ListToggles, ResultList, StartForm } from '../ui/components';
@@ -119,7 +126,7 @@ export function App() {
   }, [snap, tab, first]);
 
   const counts = useMemo(() => countsOf(current?.scores ?? []), [current?.scores]);
-  // Judgements re-rank the list and hide down-voted pages and hidden sites (lib/app/view/feedback.ts).
+  // Judgements re-rank the list and hide down-voted pages and hidden sites (lib/app/rules/feedback.ts).
   const { rows, hiddenCount } = useMemo(
     () => (current ? judgedRows(current.top, current.record, counts.cut, { ...view, hidden }) : { rows: [], hiddenCount: 0 }),
     [current?.top, current?.record.judgements, current?.record.hiddenSites, counts.cut, view, hidden],

@@ -5,15 +5,26 @@
  * - `#/new?...`     the start view ("Crawl from here"): topic and seeds editable before the start
  */
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { EXPORT_FORMATS, type ExportFormat, exportCrawlStream } from '../../lib/app/export/index';
-import { type CrawlSnapshot, MAX_WINDOW, type StrategyDescription } from '../../lib/app/protocol';
-import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
-import { oneLine } from '../../lib/app/text-safety';
-import { displayLocation, displayTitle, locationText, pageDate, relativeTime } from '../../lib/app/view/page-view';
-import { judgedRows } from '../../lib/app/view/feedback';
-import { countsOf } from '../../lib/app/view/relevance';
-import { mergeResults } from '../../lib/app/view/results';
-import { parseStartHash } from '../../lib/app/view/start-draft';
+import {
+  countsOf,
+  type CrawlRecord,
+  type CrawlSettings,
+  type CrawlSnapshot,
+  displayLocation,
+  displayTitle,
+  EXPORT_FORMATS,
+  exportCrawlStream,
+  type ExportFormat,
+  judgedRows,
+  locationText,
+  MAX_WINDOW,
+  mergeResults,
+  oneLine,
+  pageDate,
+  parseStartHash,
+  relativeTime,
+  type StrategyDescription,
+} from '../../lib/app';
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
 import { connectLive, request, requestSiteAccess } from '../ui/api';
 import {
@@ -357,7 +368,7 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
   const record = snap && snap !== 'loading' ? snap.record : undefined;
   // A watched crawl lists its new and changed pages first (WatchPanel), the rest below.
   const watchDiff = useWatchDiff(record ?? null, pages);
-  // Judgements re-rank the list and hide down-voted pages and hidden sites (lib/app/view/feedback.ts).
+  // Judgements re-rank the list and hide down-voted pages and hidden sites (lib/app/rules/feedback.ts).
   const judged = useMemo(
     () => judgedRows(watchDiff ? watchDiff.rest : pages, record ?? { topic: { keywords: '' } }, counts.cut, { ...view, hidden }),
     [pages, watchDiff, record?.topic, record?.judgements, record?.hiddenSites, counts.cut, view, hidden],

@@ -4,9 +4,7 @@
  * crawl view lists those below). Worked out from the crawl's own pages, live as a check streams them in.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { CrawlRecord, WatchSchedule } from '../../lib/app/store/types';
-import { formatDate } from '../../lib/app/view/page-view';
-import { diffPages, type WatchDiff } from '../../lib/app/watch/diff';
+import { type CrawlRecord, diffPages, formatDate, type WatchDiff, type WatchSchedule } from '../../lib/app';
 import { errorMessage, type PageResult } from '../../lib/engine';
 import { request } from '../ui/api';
 import { ResultList } from '../ui/components';

@@ -1,9 +1,16 @@
 /**
- * The UI side of lib/app/protocol: typed requests to the background and a live subscription that survives the
+ * The UI side of lib/app/model/protocol: typed requests to the background and a live subscription that survives the
  * background restarting (a new service worker drops every port; the client reconnects and gets a fresh snapshot).
  */
-import type { AnswerOf, LiveClientMessage, LiveServerMessage, Reply, RequestOf, RequestType } from '../../lib/app/protocol';
-import { LIVE_PORT } from '../../lib/app/protocol';
+import {
+  type AnswerOf,
+  LIVE_PORT,
+  type LiveClientMessage,
+  type LiveServerMessage,
+  type Reply,
+  type RequestOf,
+  type RequestType,
+} from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
 import { t } from './i18n';
 

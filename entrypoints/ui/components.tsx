@@ -1,24 +1,42 @@
 /**
  * Preact components shared by the popup and the results page. Page content (titles, snippets, URLs) is hostile
  * input: it is only ever rendered as text nodes (Preact escapes strings), without control or bidi-override
- * characters (oneLine, lib/app/text-safety); highlighting builds <mark> elements from segments, never HTML strings.
+ * characters (oneLine, lib/app/rules/text-safety); highlighting builds <mark> elements from segments, never HTML strings.
  * Stable data-testid attributes are the contract with the end-to-end tests (entrypoints/README.md lists them).
  */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { CrawlSnapshot, StrategyDescription } from '../../lib/app/protocol';
-import { MAX_TOPIC_LENGTH, SETTING_BOUNDS } from '../../lib/app/settings';
-import type { CrawlRecord, CrawlSettings } from '../../lib/app/store/types';
-import { oneLine } from '../../lib/app/text-safety';
-import { highlightSegments, highlightTerms } from '../../lib/app/view/highlight';
-import { displayLocation, displayTitle, formatDate, markdownList, pageDate, timeLeft } from '../../lib/app/view/page-view';
-import { applyPreset, PRESET_NAMES, PRESETS, type PresetName, presetOf } from '../../lib/app/view/presets';
-import type { ResultCounts } from '../../lib/app/view/relevance';
-import { draftFromRecord, type StartDraft, startHash } from '../../lib/app/view/start-draft';
+import {
+  applyPreset,
+  type CrawlRecord,
+  type CrawlSettings,
+  type CrawlSnapshot,
+  displayLocation,
+  displayTitle,
+  draftFromRecord,
+  formatDate,
+  highlightSegments,
+  highlightTerms,
+  markdownList,
+  MAX_TOPIC_LENGTH,
+  oneLine,
+  pageDate,
+  PRESET_NAMES,
+  type PresetName,
+  presetOf,
+  PRESETS,
+  type PrivateSeedHost,
+  privateSeedHosts,
+  type ResultCounts,
+  SETTING_BOUNDS,
+  type StartDraft,
+  startHash,
+  type StrategyDescription,
+  timeLeft,
+} from '../../lib/app';
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
 import { copyText, formatElapsed, openInBackground, openInGroup, openResultsPage, request, requestSiteAccess } from './api';
 import { type MessageKey, t, tn } from './i18n';
-import { type PrivateSeedHost, privateSeedHosts } from '../../lib/app/settings';
 
 // ---------------------------------------------------------------- results
 

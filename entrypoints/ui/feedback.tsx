@@ -3,14 +3,19 @@
  * each row (buttons with aria-pressed; pressing a pressed one undoes it), "More like this" (the start view, seeded by
  * the row, its text as the topic), and a notice above the list with Undo and "hide this site" for the last action.
  * Kept apart from components.tsx: rows take these through RowActions.extra. What a judgement does to the list is
- * lib/app/view/feedback.ts; the background keeps judgements in the crawl (forager/judge).
+ * lib/app/rules/feedback.ts; the background keeps judgements in the crawl (forager/judge).
  */
 import { useMemo, useRef, useState } from 'preact/hooks';
-import type { CrawlRecord } from '../../lib/app/store/types';
-import { oneLine } from '../../lib/app/text-safety';
-import { judgementMap, moreLikeThis, siteKey } from '../../lib/app/view/feedback';
-import { displayLocation, displayTitle } from '../../lib/app/view/page-view';
-import { startHash } from '../../lib/app/view/start-draft';
+import {
+  type CrawlRecord,
+  displayLocation,
+  displayTitle,
+  judgementMap,
+  moreLikeThis,
+  oneLine,
+  siteKey,
+  startHash,
+} from '../../lib/app';
 import { errorMessage, type JudgementValue, type PageResult } from '../../lib/engine';
 import { request } from './api';
 import { Icon } from './components';

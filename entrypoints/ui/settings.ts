@@ -1,9 +1,9 @@
 /**
  * The user's defaults, set on the options page and kept in storage.local: the strategy, its parameters, the frontier
  * size and the politeness delay a new crawl starts with, and whether a notice shows when a crawl ends. The background
- * still validates and clamps every start request (lib/app/settings.ts), so a stored value out of bounds cannot harm.
+ * still validates and clamps every start request (lib/app/rules/settings.ts), so a stored value out of bounds cannot harm.
  */
-import type { CrawlSettings } from '../../lib/app/store/types';
+import type { CrawlSettings } from '../../lib/app';
 import { request } from './api';
 
 export const USER_SETTINGS_KEY = 'forager.settings';

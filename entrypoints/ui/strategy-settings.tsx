@@ -5,9 +5,7 @@
  * defaults (entrypoints/ui/settings.ts); every new crawl starts from them.
  */
 import { useEffect, useState } from 'preact/hooks';
-import type { StrategyDescription } from '../../lib/app/protocol';
-import { SETTING_BOUNDS } from '../../lib/app/settings';
-import type { CrawlSettings } from '../../lib/app/store/types';
+import { type CrawlSettings, SETTING_BOUNDS, type StrategyDescription } from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
 import { request } from './api';
 import { t } from './i18n';

@@ -6,9 +6,8 @@
  * would point nowhere.
  */
 import * as Comlink from 'comlink';
-import type { EvaluatorEndpointApi } from '../../lib/app/evaluator/port-evaluator';
+import { type EvaluatorEndpointApi, isWorkerPortHandoff } from '../../lib/app';
 import { evaluatePage } from '../../lib/engine';
-import { isWorkerPortHandoff } from '../../lib/app/protocol';
 import type { EvaluationInput, PageEvaluation } from '../../lib/engine';
 
 const api = {

@@ -1,11 +1,10 @@
 /**
  * Starts the evaluator Worker: `startEvaluatorWorker` for the offscreen document (Chrome), which only hands ports to
- * it, and `spawnEvaluatorWorker` (wrapped with comlink as an EvaluatorHandle for lib/app/evaluator/guarded-evaluator)
+ * it, and `spawnEvaluatorWorker` (wrapped with comlink as an EvaluatorHandle for lib/app/adapters/evaluator/guarded-evaluator)
  * for Firefox's background page, which calls it itself.
  */
 import * as Comlink from 'comlink';
-import type { EvaluatorHandle } from '../../lib/app/evaluator/guarded-evaluator';
-import { transferableCopy } from '../../lib/app/evaluator/port-evaluator';
+import { type EvaluatorHandle, transferableCopy } from '../../lib/app';
 import type { EvaluatorWorkerApi } from './evaluator.worker';
 import EvaluatorWorker from './evaluator.worker.ts?worker';
 

@@ -20,7 +20,7 @@
  * Pure TypeScript (no Node APIs): a browser build can use it too. Same seed, same web.
  */
 import { FUNCTION_WORDS, GENERAL_WORDS, GENERIC_ANCHORS, TOPIC_CATALOG } from './vocab';
-import { escapeHtml } from '../../lib/app/text-safety';
+import { escapeHtml } from '../../lib/app/rules/text-safety';
 
 /** A topic of the test web. */
 export interface TestTopic {

@@ -30,7 +30,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { escapeHtml } from '../../lib/app/text-safety';
+import { escapeHtml } from '../../lib/app/rules/text-safety';
 import {
   generateWeb,
   paragraph,

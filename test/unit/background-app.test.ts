@@ -8,11 +8,11 @@ import {
   type SessionMark,
   startKind,
   storedFailureNotes,
-} from '../../lib/app/background-app';
-import { describeStrategies } from '../../lib/app/handlers';
-import { LIVE_PORT, type LiveServerMessage } from '../../lib/app/protocol';
+} from '../../lib/app/background/background-app';
+import { describeStrategies } from '../../lib/app/background/handlers';
+import { LIVE_PORT, type LiveServerMessage } from '../../lib/app/model/protocol';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
-import type { CrawlRecord, CrawlStore } from '../../lib/app/store/types';
+import type { CrawlRecord, CrawlStore } from '../../lib/app/model/records';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { FetchOutcome, PageFetcher } from '../../lib/engine/types';

@@ -1,19 +1,19 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/app/evaluator/guarded-evaluator';
+import { createGuardedEvaluator, type EvaluatorHandle } from '../../lib/app/adapters/evaluator/guarded-evaluator';
 import { highlightSegments, highlightTerms } from '../../lib/app/view/highlight';
-import { LiveHub } from '../../lib/app/live';
+import { LiveHub } from '../../lib/app/background/live';
 import { mergeResults } from '../../lib/app/view/results';
 import * as Comlink from 'comlink';
-import { createEvaluatorHost, type WorkerLike } from '../../lib/app/evaluator/evaluator-host';
+import { createEvaluatorHost, type WorkerLike } from '../../lib/app/adapters/evaluator/evaluator-host';
 import {
   createPortEvaluator,
   offscreenEnsurer,
   transferableCopy,
   type EvaluatorEndpointApi,
   type EvaluatorPorts,
-} from '../../lib/app/evaluator/port-evaluator';
-import { describeStrategies, isForagerRequest } from '../../lib/app/handlers';
-import { crawlPolicy, validateStart } from '../../lib/app/settings';
+} from '../../lib/app/adapters/evaluator/port-evaluator';
+import { describeStrategies, isForagerRequest } from '../../lib/app/background/handlers';
+import { crawlPolicy, validateStart } from '../../lib/app/rules/settings';
 import { checkUrl } from '../../lib/engine/url/rules';
 import {
   draftFromMenu,
@@ -31,8 +31,8 @@ import {
   isWorkerPortHandoff,
   type EvaluatorPortHandoff,
   type LiveServerMessage,
-} from '../../lib/app/protocol';
-import type { CrawlRecord } from '../../lib/app/store/types';
+} from '../../lib/app/model/protocol';
+import type { CrawlRecord } from '../../lib/app/model/records';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { EvaluationInput, PageEvaluation, PageResult } from '../../lib/engine/types';
 

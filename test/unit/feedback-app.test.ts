@@ -1,12 +1,12 @@
 /**
  * Relevance feedback in the application layer (issue 15): the runner's judge and hideSite (running, paused and
- * finished crawls; a restarted worker), the protocol handler, and the list's order and hiding (lib/app/view/feedback.ts).
+ * finished crawls; a restarted worker), the protocol handler, and the list's order and hiding (lib/app/rules/feedback.ts).
  */
 import { describe, expect, it } from 'vitest';
-import { createRequestHandler, type RequestDeps } from '../../lib/app/handlers';
-import { CrawlRunner } from '../../lib/app/runner';
+import { createRequestHandler, type RequestDeps } from '../../lib/app/background/handlers';
+import { CrawlRunner } from '../../lib/app/runner/crawl-runner';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
-import type { CrawlStore } from '../../lib/app/store/types';
+import type { CrawlStore } from '../../lib/app/model/records';
 import {
   applyJudgement,
   hiddenByFeedback,
@@ -15,7 +15,7 @@ import {
   rankWithFeedback,
   siteKey,
   toggleSite,
-} from '../../lib/app/view/feedback';
+} from '../../lib/app/rules/feedback';
 import { createCrawl, type Crawl, type CrawlOptions } from '../../lib/engine/crawl';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { measuredTopic, pageProfile } from '../../lib/engine/text/feedback';

@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
-import { type BackgroundParts, createBackgroundApp } from '../../lib/app/background-app';
+import { type BackgroundParts, createBackgroundApp } from '../../lib/app/background/background-app';
 import { toJson } from '../../lib/app/export';
-import { describeStrategies } from '../../lib/app/handlers';
+import { describeStrategies } from '../../lib/app/background/handlers';
 import {
   crawlsToDelete,
   INDEX_VERSION,
@@ -13,7 +13,7 @@ import {
   type RetainedCrawl,
 } from '../../lib/app/library';
 import type { CrawlRecord, CrawlStore } from '../../lib/app/store';
-import { createIdbStore } from '../../lib/app/store/idb-store';
+import { createIdbStore } from '../../lib/app/adapters/idb-store';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';

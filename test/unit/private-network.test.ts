@@ -1,6 +1,6 @@
 /**
- * The extension's private-network rules under Node: the start form's consent (lib/app/settings.ts: a private seed
- * host is crawled only when ticked, metadata addresses never) and the address guard (lib/app/address-guard.ts) driven
+ * The extension's private-network rules under Node: the start form's consent (lib/app/rules/settings.ts: a private seed
+ * host is crawled only when ticked, metadata addresses never) and the address guard (lib/app/adapters/address-guard.ts) driven
  * the way the background drives it, with a fake browser fetch and the reports webRequest would send.
  */
 import { describe, expect, it } from 'vitest';
@@ -11,8 +11,8 @@ import {
   type RequestReport,
   toReport,
   WATCH_FILTER,
-} from '../../lib/app/address-guard';
-import { crawlPolicy, privateSeedHosts, validateStart } from '../../lib/app/settings';
+} from '../../lib/app/adapters/address-guard';
+import { crawlPolicy, privateSeedHosts, validateStart } from '../../lib/app/rules/settings';
 import { createCrawl, createFetcher, type PageFetcher, type SkipRecord } from '../../lib/engine';
 
 const START = { topic: 'home network', source: { kind: 'serp' as const, engine: 'bing', query: 'x' } };

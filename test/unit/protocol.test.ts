@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createRequestHandler, describeStrategies, isForagerRequest } from '../../lib/app/handlers';
-import { MAX_WINDOW, type RequestHandlers } from '../../lib/app/protocol';
+import { createRequestHandler, describeStrategies, isForagerRequest } from '../../lib/app/background/handlers';
+import { MAX_WINDOW, type RequestHandlers } from '../../lib/app/model/protocol';
 import { Library, memoryRetention } from '../../lib/app/library';
-import { CrawlRunner } from '../../lib/app/runner';
+import { CrawlRunner } from '../../lib/app/runner/crawl-runner';
 import { Watcher } from '../../lib/app/watch';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
-import type { CrawlRecord } from '../../lib/app/store/types';
+import type { CrawlRecord } from '../../lib/app/model/records';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';
 

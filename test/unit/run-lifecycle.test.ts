@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ProgressWriter } from '../../lib/app/progress-writer';
-import { RUN_TRANSITIONS, RunLifecycle, type RunEvent, type RunState } from '../../lib/app/run-lifecycle';
+import { ProgressWriter } from '../../lib/app/runner/progress-writer';
+import { RUN_TRANSITIONS, RunLifecycle, type RunEvent, type RunState } from '../../lib/app/runner/run-lifecycle';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
-import type { CrawlProgress, CrawlStore } from '../../lib/app/store/types';
+import type { CrawlProgress, CrawlStore } from '../../lib/app/model/records';
 import type { CrawlCheckpoint, PageResult } from '../../lib/engine/types';
 
 describe('run lifecycle', () => {

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deleteDB, openDB } from 'idb';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
-import { createIdbStore, createMemoryStore, DB_VERSION, type CrawlRecord, type CrawlStore } from '../../lib/app/store';
-import { openFileStore } from '../../lib/app/store/file-store';
+import { createMemoryStore, type CrawlRecord, type CrawlStore } from '../../lib/app/store';
+import { createIdbStore, DB_VERSION } from '../../lib/app/adapters/idb-store';
+import { openFileStore } from '../../lib/app/adapters/file-store';
 import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../lib/engine/types';
 
 let dbCounter = 0;

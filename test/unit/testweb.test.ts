@@ -1,7 +1,7 @@
 import { Parser } from 'htmlparser2';
 import { stemmer } from 'stemmer';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { escapeHtml } from '../../lib/app/text-safety';
+import { escapeHtml } from '../../lib/app/rules/text-safety';
 import {
   generateWeb,
   HOSTILE_PATHS,

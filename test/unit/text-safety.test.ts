@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeBidiInJson, escapeHtml, oneLine, safeText } from '../../lib/app/text-safety';
+import { escapeBidiInJson, escapeHtml, oneLine, safeText } from '../../lib/app/rules/text-safety';
 import { draftFromMenu, topicFromPage } from '../../lib/app/view/start-draft';
 
 describe('text safety', () => {

@@ -1,8 +1,8 @@
 import { parseHTML } from 'linkedom';
 import { h, render } from 'preact';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CrawlSnapshot, TabContext } from '../../lib/app/protocol';
-import type { CrawlRecord } from '../../lib/app/store/types';
+import type { CrawlSnapshot, TabContext } from '../../lib/app/model/protocol';
+import type { CrawlRecord } from '../../lib/app/model/records';
 import type { PageResult } from '../../lib/engine/types';
 
 // Preact renders through the global document; linkedom provides one under Node.

@@ -1,9 +1,9 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BADGE_COLORS, badgeText, endNotice, ToolbarBadge, WATCH_COLOR } from '../../lib/app/badge';
-import type { CrawlSnapshot, LiveServerMessage } from '../../lib/app/protocol';
-import type { CrawlRecord } from '../../lib/app/store/types';
+import { BADGE_COLORS, badgeText, endNotice, ToolbarBadge, WATCH_COLOR } from '../../lib/app/background/badge';
+import type { CrawlSnapshot, LiveServerMessage } from '../../lib/app/model/protocol';
+import type { CrawlRecord } from '../../lib/app/model/records';
 import {
   displayLocation,
   displayTitle,
@@ -14,8 +14,8 @@ import {
   timeLeft,
 } from '../../lib/app/view/page-view';
 import { applyPreset, PRESETS, presetOf } from '../../lib/app/view/presets';
-import { countsOf, mergeScores, RELEVANCE, relevanceCut, ScoreTally, visiblePages } from '../../lib/app/view/relevance';
-import { DEFAULT_SETTINGS } from '../../lib/app/settings';
+import { countsOf, mergeScores, RELEVANCE, relevanceCut, ScoreTally, visiblePages } from '../../lib/app/rules/relevance';
+import { DEFAULT_SETTINGS } from '../../lib/app/rules/settings';
 import { t } from '../../entrypoints/ui/i18n';
 import type { PageResult } from '../../lib/engine/types';
 

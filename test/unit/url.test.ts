@@ -8,7 +8,12 @@ import {
   isTrackingParam,
   urlChecker,
 } from '../../lib/engine/url';
-import { MAX_GUARD_HOSTS, namedHostUrlFilters, networkGuardRules, PRIVATE_URL_FILTERS } from '../../lib/app/network-guard';
+import {
+  MAX_GUARD_HOSTS,
+  namedHostUrlFilters,
+  networkGuardRules,
+  PRIVATE_URL_FILTERS,
+} from '../../lib/app/adapters/network-guard';
 
 describe('canonicalizeUrl', () => {
   it('lowercases scheme and host, drops default ports and the fragment', () => {

@@ -4,9 +4,9 @@
  * checks and answers conditional requests.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type BackgroundApp, type BackgroundParts, createBackgroundApp } from '../../lib/app/background-app';
-import { describeStrategies } from '../../lib/app/handlers';
-import type { CrawlRecord, CrawlStore, WatchState } from '../../lib/app/store/types';
+import { type BackgroundApp, type BackgroundParts, createBackgroundApp } from '../../lib/app/background/background-app';
+import { describeStrategies } from '../../lib/app/background/handlers';
+import type { CrawlRecord, CrawlStore, WatchState } from '../../lib/app/model/records';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import {
   annotatePage,

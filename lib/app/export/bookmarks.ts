@@ -3,8 +3,8 @@
  * ("Import Bookmarks from HTML") both read. One folder named after the crawl holds the listed pages, best first.
  */
 import type { PageResult } from '../../engine';
-import type { CrawlRecord } from '../store/types';
-import { escapeHtml, oneLine } from '../text-safety';
+import type { CrawlRecord } from '../model/records';
+import { escapeHtml, oneLine } from '../rules/text-safety';
 import { crawlTitle, finite, httpUrl, verdicts } from './common';
 import type { FormatWriter } from './writer';
 

@@ -1,7 +1,7 @@
 /** Helpers the export formats share: ordering, filtering, URL checks, file names. Text safety is lib/app/text-safety. */
 import type { PageResult } from '../../engine';
-import type { CrawlRecord } from '../store/types';
-import { oneLine } from '../text-safety';
+import type { CrawlRecord } from '../model/records';
+import { oneLine } from '../rules/text-safety';
 
 /** The user's verdict on each judged page of a crawl, as the exports write it ('relevant' / 'not relevant'). */
 export function verdicts(record: CrawlRecord | undefined): Map<string, 'relevant' | 'not relevant'> {

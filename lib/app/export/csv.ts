@@ -5,7 +5,7 @@
  * first visible character could start a formula.
  */
 import type { PageResult } from '../../engine';
-import { safeText } from '../text-safety';
+import { safeText } from '../rules/text-safety';
 import { finite, verdicts } from './common';
 import type { FormatWriter } from './writer';
 

@@ -4,7 +4,7 @@
  * page does, so no runtime message and no string holds a whole large crawl).
  */
 import type { PageResult, SkipRecord } from '../../engine';
-import type { CrawlRecord } from '../store/types';
+import type { CrawlRecord } from '../model/records';
 import { bookmarksWriter } from './bookmarks';
 import { bestFirst, exportFilename, isListed } from './common';
 import { csvWriter } from './csv';

@@ -4,8 +4,8 @@
  * escapes (the same data once parsed, but a viewer shows no reordered text).
  */
 import type { PageResult, SkipRecord } from '../../engine';
-import type { CrawlRecord } from '../store/types';
-import { escapeBidiInJson } from '../text-safety';
+import type { CrawlRecord } from '../model/records';
+import { escapeBidiInJson } from '../rules/text-safety';
 import type { FormatWriter } from './writer';
 
 /** Format tag of Forager's JSON export. */

@@ -3,8 +3,8 @@
  * `1. [title](url) — score 0.42, fresh` with the snippet on an indented line below.
  */
 import type { PageResult } from '../../engine';
-import type { CrawlRecord } from '../store/types';
-import { oneLine } from '../text-safety';
+import type { CrawlRecord } from '../model/records';
+import { oneLine } from '../rules/text-safety';
 import { crawlTitle, finite, formatScore, httpUrl, localDate, verdicts } from './common';
 import type { FormatWriter } from './writer';
 

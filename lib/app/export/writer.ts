@@ -5,7 +5,7 @@
  * message.
  */
 import type { PageResult, SkipRecord } from '../../engine';
-import type { CrawlRecord } from '../store/types';
+import type { CrawlRecord } from '../model/records';
 
 export interface FormatWriter {
   begin(record: CrawlRecord): string;

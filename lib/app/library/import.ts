@@ -3,16 +3,16 @@
  * machine. The file is untrusted: it is checked whole against a schema (valibot) before anything is stored, so a bad
  * file is refused with the reason and changes nothing. Every field must have its type and a bounded size, every page
  * URL (and seed, and referrer) must be http(s), and text (titles, snippets, main text, names, skip details) goes
- * through lib/app/text-safety as page text always does: control, escape-sequence and bidi-override characters are
+ * through lib/app/rules/text-safety as page text always does: control, escape-sequence and bidi-override characters are
  * removed; markup in a title stays text (the UI renders text only). Keys the export does not have are dropped, and
  * any leave to fetch private hosts is emptied (`privateHosts`, `fetch.allowPrivate`): that is given in this browser only.
  */
 import * as v from 'valibot';
 import type { PageResult, SkipRecord } from '../../engine';
 import { JSON_FORMAT, JSON_VERSION } from '../export/json';
-import { MAX_NAME_LENGTH, MAX_RETRIES, MAX_SEEDS } from '../settings';
-import { RECORD_VERSION, type CrawlRecord } from '../store/types';
-import { oneLine } from '../text-safety';
+import { MAX_NAME_LENGTH, MAX_RETRIES, MAX_SEEDS } from '../rules/settings';
+import { RECORD_VERSION, type CrawlRecord } from '../model/records';
+import { oneLine } from '../rules/text-safety';
 
 /** Largest file taken (the UI checks the file's size before reading it; the background checks the text again). */
 export const MAX_IMPORT_BYTES = 32 * 1024 * 1024;

@@ -7,22 +7,12 @@
  * Segments load lazily: a run's additions load only their crawl's, a search loads them all.
  */
 import { errorMessage, type PageResult } from '../../engine';
-import { oneLine } from '../text-safety';
-import type { CrawlStore } from '../store/types';
+import { oneLine } from '../rules/text-safety';
+import type { CrawlStore } from '../model/records';
 import { INDEX_VERSION, SearchIndex } from './search-index';
+import type { LibraryHit } from '../model/views';
 
-/** One page found by a library search. */
-export interface LibraryHit {
-  crawlId: string;
-  url: string;
-  title: string;
-  snippet: string;
-  /** The page's score in its crawl (cosine to that crawl's topic). */
-  pageScore: number;
-  fetchedAt: number;
-  /** Relevance to the query (BM25 within the page's crawl). */
-  rank: number;
-}
+export type { LibraryHit };
 
 export interface LibraryOptions {
   store: CrawlStore;

@@ -2,13 +2,9 @@
  * The library's retention policy: keep at most N crawls and/or M megabytes, pinned crawls always kept, the oldest
  * unpinned crawls deleted first. Both limits are off by default: nothing is ever deleted unless the user set one.
  */
+import type { RetentionPolicy } from '../model/views';
 
-export interface RetentionPolicy {
-  /** Unpinned crawls kept (the newest); null: no limit. */
-  keepCrawls: number | null;
-  /** Megabytes all crawls may take (pinned ones count, but are never deleted); null: no limit. */
-  maxMegabytes: number | null;
-}
+export type { RetentionPolicy };
 
 export const NO_RETENTION: RetentionPolicy = { keepCrawls: null, maxMegabytes: null };
 

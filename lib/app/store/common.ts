@@ -3,7 +3,7 @@
  * the orderings IndexedDB's indexes produce, and the patch merge.
  */
 import type { PageResult, SkipRecord } from '../../engine';
-import type { CrawlProgress, CrawlRecord, ListWindow, SearchIndexRecord } from './types';
+import type { CrawlProgress, CrawlRecord, ListWindow, SearchIndexRecord } from '../model/records';
 
 /** Rejects values IndexedDB could not key or index (an unindexable record would silently vanish from listings). */
 export function checkCrawl(record: CrawlRecord): void {

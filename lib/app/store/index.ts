@@ -1,6 +1,6 @@
 /**
- * Crawl persistence: the CrawlStore interface and its behaviour-identical backends, in memory and IndexedDB here;
- * the file backend (Node only) is imported from './file-store' directly, so the extension never bundles it.
+ * Crawl persistence: the CrawlStore interface (model/records.ts) and its in-memory backend, with what every backend
+ * shares (common.ts, migrate.ts). The IndexedDB and file backends are adapters (adapters/idb-store.ts, file-store.ts).
  */
 export type {
   CrawlProgress,
@@ -16,8 +16,7 @@ export type {
   WatchSchedule,
   WatchSkipReason,
   WatchState,
-} from './types';
-export { RECORD_VERSION } from './types';
+} from '../model/records';
+export { RECORD_VERSION } from '../model/records';
 export { createMemoryStore } from './memory-store';
-export { createIdbStore, DB_VERSION, type IdbCrawlStore } from './idb-store';
 export { migrateRecord, recordProblems, splitCheckpoint } from './migrate';

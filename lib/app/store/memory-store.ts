@@ -18,7 +18,7 @@ import {
   oldestFirst,
   sliceWindow,
 } from './common';
-import type { CrawlRecord, CrawlStore, SearchIndexRecord } from './types';
+import type { CrawlRecord, CrawlStore, SearchIndexRecord } from '../model/records';
 
 /** Creates an empty in-memory CrawlStore. Nothing survives the process. */
 export function createMemoryStore(): CrawlStore {

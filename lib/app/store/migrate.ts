@@ -8,7 +8,7 @@
  * is resume state, and a finished crawl keeps no checkpoint.
  */
 import { type CrawlCheckpoint, type CrawlCheckpointV1, migrateCheckpoint, type PageResult, type SkipRecord } from '../../engine';
-import { RECORD_VERSION, type CrawlRecord } from './types';
+import { RECORD_VERSION, type CrawlRecord } from '../model/records';
 
 /** What a stored record may look like before {@link migrateRecord}: any version, possibly damaged. */
 export type StoredRecord = Omit<CrawlRecord, 'version'> & { version?: number };

@@ -1,11 +1,11 @@
 /**
  * Topic-word highlighting for the UIs, as data: a text cut into segments, some marked. The UIs turn segments into
  * text nodes and <mark> elements, so page text is never parsed as HTML; control and bidi-override characters are
- * removed first (lib/app/text-safety), so a title cannot display reversed. Words match when they stem to a topic term
+ * removed first (lib/app/rules/text-safety), so a title cannot display reversed. Words match when they stem to a topic term
  * (the same tokenizer the evaluator scores with), so "brewing" lights up for the topic "brew".
  */
 import { tokenize } from '../../engine';
-import { oneLine } from '../text-safety';
+import { oneLine } from '../rules/text-safety';
 
 export interface Segment {
   text: string;

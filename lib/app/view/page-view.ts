@@ -3,7 +3,7 @@
  * kind of date it is, and the page that led to it. Plain functions over PageResult, tested under Node.
  */
 import type { PageResult } from '../../engine';
-import { oneLine } from '../text-safety';
+import { oneLine } from '../rules/text-safety';
 
 /** The title to show: the page's <title>, else its og:title, else its first <h1>, else its location. */
 export function displayTitle(page: PageResult): string {

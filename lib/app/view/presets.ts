@@ -2,7 +2,7 @@
  * Quick / Standard / Deep: what the popup offers instead of raw numbers. Each is a page budget (and the frontier that
  * suits it); the strategy and its parameters come from the user's defaults (the options page).
  */
-import type { CrawlSettings } from '../store/types';
+import type { CrawlSettings } from '../model/records';
 
 export type PresetName = 'quick' | 'standard' | 'deep';
 

@@ -3,24 +3,13 @@
  * one the context menu ("Crawl from here") hands to the start view of the results page through its URL hash.
  * Also checks what the content script returned: it ran in a web page's tab, so its answer is treated as untrusted.
  */
-import type { SerpInfo } from '../protocol';
-import type { CrawlRecord, SeedSource } from '../store/types';
-import { cleanContext, cleanSeed, MAX_SEEDS, MAX_TOPIC_LENGTH } from '../settings';
-import { oneLine } from '../text-safety';
+import type { SerpInfo } from '../model/protocol';
+import type { CrawlRecord, SeedSource } from '../model/records';
+import { cleanContext, cleanSeed, MAX_SEEDS, MAX_TOPIC_LENGTH } from '../rules/settings';
+import { oneLine } from '../rules/text-safety';
+import type { StartDraft } from '../model/views';
 
-/** A crawl about to be started: editable topic and seeds, and where they came from. */
-export interface StartDraft {
-  topic: string;
-  seeds: string[];
-  source: SeedSource;
-  /**
-   * What else describes the topic: the results' titles and snippets, or the text around the link, selection or page
-   * a crawl starts from (Topic.context: it expands the topic's vector).
-   */
-  context: string[];
-  /** The lang attribute of the page the draft comes from (a hint to the topic's language). */
-  pageLang?: string;
-}
+export type { StartDraft };
 
 /** The parts of contextMenus.OnClickData used here (Firefox adds linkText). */
 export interface MenuClick {

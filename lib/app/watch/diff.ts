@@ -5,8 +5,8 @@
  * that survives a worker killed mid-check, a browser restart, and a page fetched twice within one check.
  */
 import type { PageResult } from '../../engine';
-import type { WatchCheck, WatchState } from '../store/types';
-import { relevanceCut } from '../view/relevance';
+import type { WatchCheck, WatchState } from '../model/records';
+import { relevanceCut } from '../rules/relevance';
 
 /** The page as stored before a check reads it again. */
 export type KnownPage = Pick<PageResult, 'contentHash' | 'firstSeenAt' | 'changedAt' | 'depth' | 'from'>;

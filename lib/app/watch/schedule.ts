@@ -3,7 +3,7 @@
  * browser says now is a bad moment (a metered connection, a low battery). Pure functions of a time and what the
  * browser reported.
  */
-import type { WatchSchedule, WatchSkipReason, WatchState } from '../store/types';
+import type { WatchSchedule, WatchSkipReason, WatchState } from '../model/records';
 
 const HOUR = 3_600_000;
 

@@ -12,10 +12,13 @@
  * another crawl runs waits for the next tick or the end of that crawl.
  */
 import { errorMessage, type PageResult, type Validators } from '../../engine';
-import type { CrawlRunner, RunPlan } from '../runner';
-import type { CrawlRecord, CrawlStore, WatchCheck, WatchSchedule, WatchState } from '../store/types';
+import type { CrawlRunner, RunPlan } from '../runner/crawl-runner';
+import type { CrawlRecord, CrawlStore, WatchCheck, WatchSchedule, WatchState } from '../model/records';
 import { annotatePage, diffPages, type KnownPage } from './diff';
 import { checkSchedule, conditionsVerdict, type DeviceConditions, isDue, nextDueAfter, PERIOD_MS } from './schedule';
+import type { WatchView } from '../model/views';
+
+export type { WatchView };
 
 /** The messages (public/_locales) a watch's notice is made of. */
 export type WatchNoticeKey = 'notifyWatchTitle' | 'notifyWatchNewOne' | 'notifyWatchNew';
@@ -30,20 +33,6 @@ export interface WatchNotice {
 
 /** Rows of "the rest" a view carries at most (the crawl view lists them all). */
 export const VIEW_REST_ROWS = 200;
-
-/** A watch as its view shows it: new and changed pages first, then the rest. */
-export interface WatchView {
-  record: CrawlRecord;
-  /** What the new pages are new since (the check before the last, or the crawl's start); absent before any check. */
-  since?: number;
-  added: PageResult[];
-  changed: PageResult[];
-  /** The best of the other pages, at most {@link VIEW_REST_ROWS}. */
-  rest: PageResult[];
-  restCount: number;
-  /** True while its check runs in this background. */
-  checking: boolean;
-}
 
 export interface WatcherDeps {
   runner: CrawlRunner;

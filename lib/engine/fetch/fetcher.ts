@@ -9,7 +9,7 @@
  * opaque response (type 'opaqueredirect', status 0, no Location); the request is then re-issued with
  * `redirect: 'follow'` and only the final `response.url` can be checked here (the browser's own limit of 20
  * redirects applies), and a refused final URL is dropped unread. The extension closes the gap for private hosts
- * with browser rules that block its own requests' hops (lib/app/network-guard.ts).
+ * with browser rules that block its own requests' hops (lib/app/adapters/network-guard.ts).
  *
  * Politeness (lib/engine/fetch/scheduler.ts): a fetch takes its site's slot synchronously, when it is called, and
  * holds it while robots.txt is read (once per origin per day, by the RobotsCache) and the page is requested; so the
@@ -268,7 +268,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
         response = await deadline.race(fetchFn(url, requestInit(userAgent, HTML_ACCEPT, deadline.signal, 'follow', conditional)));
       } catch (error) {
         if (classifyError(error, deadline).reason !== 'network') throw error; // timeouts and aborts as usual
-        // The extension's browser rules refuse hops to private hosts this way too (lib/app/network-guard.ts).
+        // The extension's browser rules refuse hops to private hosts this way too (lib/app/adapters/network-guard.ts).
         return fail(
           'redirect',
           `redirect not followed to its end: a hop to a private host refused by the browser, or a network error (${describeNetworkError(error)})`,

@@ -4,14 +4,14 @@
  * entrypoint (entrypoints/background.ts) builds those parts from the extension APIs and connects the listeners;
  * everything that decides something is here and tested under Node (test/unit/background-app.test.ts).
  */
-import { errorMessage, type Evaluator, type PageFetcher, type UrlPolicy } from '../engine';
+import { errorMessage, type Evaluator, type PageFetcher, type UrlPolicy } from '../../engine';
 import { createRequestHandler, isForagerRequest, type RequestHandler } from './handlers';
-import { applyRetention, Library, memoryRetention, type RetentionSettings } from './library';
+import { applyRetention, Library, memoryRetention, type RetentionSettings } from '../library';
 import { LiveHub, type Subscription } from './live';
-import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from './protocol';
-import { CrawlRunner, type FailureNotes, type StartKind } from './runner';
-import type { CrawlSettings, CrawlStore } from './store/types';
-import { type DeviceConditions, type WatchNotice, type WatchSay, Watcher } from './watch';
+import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from '../model/protocol';
+import { CrawlRunner, type FailureNotes, type StartKind } from '../runner/crawl-runner';
+import type { CrawlSettings, CrawlStore } from '../model/records';
+import { type DeviceConditions, type WatchNotice, type WatchSay, Watcher } from '../watch';
 
 /** Who sent a message or opened a port (runtime.MessageSender, the parts used). */
 export interface Sender {

@@ -4,9 +4,9 @@
  * sent at most once per interval to each subscriber. A subscriber is "not ready" until its snapshot has been sent, so
  * deltas never arrive before the state they apply to.
  */
-import type { LiveServerMessage } from './protocol';
-import type { CrawlRecord } from './store/types';
-import type { PageResult } from '../engine';
+import type { LiveServerMessage } from '../model/protocol';
+import type { CrawlRecord } from '../model/records';
+import type { PageResult } from '../../engine';
 
 /** Where messages go (a runtime Port in the extension, an array in tests). */
 export interface LiveSink {

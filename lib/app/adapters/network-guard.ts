@@ -14,9 +14,9 @@
  *
  * They block a little more than {@link isPrivateHost} refuses, never less: every IPv6 literal outside global unicast
  * 2000::/3 and every 6to4 (2002::/16) literal, where lib decodes the embedded IPv4 and may allow it. A DNS name that
- * resolves to a private address is not caught here (the rules see names, not addresses): lib/app/address-guard.ts does that.
+ * resolves to a private address is not caught here (the rules see names, not addresses): lib/app/adapters/address-guard.ts does that.
  */
-import { isPrivateHost, normalizeNamedHost } from '../engine';
+import { isPrivateHost, normalizeNamedHost } from '../../engine';
 
 // The URL is serialized (every octet is 0-255 already), so an octet pattern need not check the range: shorter rules.
 const OCTET = '[0-9]{1,3}';

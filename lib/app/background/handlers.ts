@@ -1,10 +1,10 @@
 /**
  * The background's request handler: protocol message in, Reply out. One handler per request type in one table that
- * `satisfies` the protocol (lib/app/protocol.ts), so each answer is type-checked against what the UI expects.
+ * `satisfies` the protocol (lib/app/model/protocol.ts), so each answer is type-checked against what the UI expects.
  * Browser-free (tab inspection is injected), so the whole protocol surface is tested under Node; background.ts only
  * connects it to runtime.onMessage.
  */
-import { errorMessage } from '../engine';
+import { errorMessage } from '../../engine';
 import type {
   AnswerOf,
   ForagerRequest,
@@ -14,13 +14,13 @@ import type {
   RequestType,
   StrategyDescription,
   TabContext,
-} from './protocol';
-import { MAX_WINDOW } from './protocol';
-import { applyRetention, checkRetention, type Library, parseCrawlExport, type RetentionSettings } from './library';
-import type { CrawlRunner } from './runner';
-import { DEFAULT_SETTINGS } from './settings';
-import type { CrawlStore } from './store/types';
-import type { Watcher } from './watch/watcher';
+} from '../model/protocol';
+import { MAX_WINDOW } from '../model/protocol';
+import { applyRetention, checkRetention, type Library, parseCrawlExport, type RetentionSettings } from '../library';
+import type { CrawlRunner } from '../runner/crawl-runner';
+import { DEFAULT_SETTINGS } from '../rules/settings';
+import type { CrawlStore } from '../model/records';
+import type { Watcher } from '../watch/watcher';
 
 export interface RequestDeps {
   runner: CrawlRunner;

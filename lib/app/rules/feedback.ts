@@ -19,10 +19,10 @@ import {
   type TermVector,
   type Topic,
 } from '../../engine';
-import type { CrawlRecord } from '../store/types';
-import { oneLine } from '../text-safety';
+import type { CrawlRecord } from '../model/records';
+import { oneLine } from './text-safety';
 import { type ListFilter, visiblePages } from './relevance';
-import type { StartDraft } from './start-draft';
+import type { StartDraft } from '../model/views';
 
 /** The verdict on each judged URL. */
 export function judgementMap(judgements: readonly Judgement[] | undefined): Map<string, 1 | -1> {
@@ -125,7 +125,7 @@ export function moreLikeThis(page: PageResult): StartDraft {
 export type JudgedCrawl = Pick<CrawlRecord, 'topic' | 'judgements' | 'hiddenSites'>;
 
 /**
- * The rows a judged list shows, in order: {@link rankWithFeedback}, then the list's filter (lib/app/view/relevance.ts
+ * The rows a judged list shows, in order: {@link rankWithFeedback}, then the list's filter (lib/app/rules/relevance.ts
  * visiblePages) with the down-voted pages and hidden sites added to the user's hidden pages (unless the filter shows
  * hidden pages). An up-voted page stays listed under the relevance cut: the user said it is relevant.
  * `hiddenCount` is what the list's "N hidden, show" counts.

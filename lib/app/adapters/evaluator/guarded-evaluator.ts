@@ -6,7 +6,7 @@
  *
  * Environment-free: the worker comes from `spawn`, so this runs under Node tests with a fake.
  */
-import type { EvaluationInput, Evaluator, PageEvaluation } from '../../engine';
+import type { EvaluationInput, Evaluator, PageEvaluation } from '../../../engine';
 
 /** One live evaluator instance (e.g. a Worker wrapped with comlink). */
 export interface EvaluatorHandle {

@@ -12,8 +12,8 @@
  * Runs under Node tests: MessageChannel is a global there too.
  */
 import * as Comlink from 'comlink';
-import { isEvaluatorCrashNotice } from '../protocol';
-import type { EvaluationInput, PageEvaluation } from '../../engine';
+import { isEvaluatorCrashNotice } from '../../model/protocol';
+import type { EvaluationInput, PageEvaluation } from '../../../engine';
 import { createGuardedEvaluator, type GuardedEvaluator } from './guarded-evaluator';
 
 export interface OffscreenApi {

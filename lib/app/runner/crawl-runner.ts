@@ -34,15 +34,15 @@ import {
   type SkipRecord,
   type UrlPolicy,
   type Validators,
-} from '../engine';
+} from '../../engine';
 import { ProgressWriter } from './progress-writer';
-import type { CrawlSnapshot, StartRequest, StrategyDescription } from './protocol';
+import type { CrawlSnapshot, StartRequest, StrategyDescription } from '../model/protocol';
 import { RunLifecycle } from './run-lifecycle';
-import { crawlPolicy, DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from './settings';
-import { recordProblems } from './store/migrate';
-import { RECORD_VERSION, type CrawlRecord, type CrawlSettings, type CrawlStore, type FetchSettings } from './store/types';
-import { applyJudgement, toggleSite } from './view/feedback';
-import { ScoreTally } from './view/relevance';
+import { crawlPolicy, DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from '../rules/settings';
+import { recordProblems } from '../store/migrate';
+import { RECORD_VERSION, type CrawlRecord, type CrawlSettings, type CrawlStore, type FetchSettings } from '../model/records';
+import { applyJudgement, toggleSite } from '../rules/feedback';
+import { ScoreTally } from '../rules/relevance';
 
 /**
  * Where a crawl's failure is noted when the crawl store itself cannot take it (the extension: storage.local). Small:
@@ -91,11 +91,11 @@ export interface RunnerDeps {
   evaluator: Evaluator;
   /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
   makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
-  /** The URL rules of a crawl. Default: lib/app/settings' crawlPolicy (private seed hosts only if the user ticked them). */
+  /** The URL rules of a crawl. Default: lib/app/rules/settings' crawlPolicy (private seed hosts only if the user ticked them). */
   urlPolicy?(record: CrawlRecord): UrlPolicy;
   /**
    * Installs the browser's own guard for a run's URL rules before its first request (the extension: session rules
-   * that block its requests to private hosts, lib/app/network-guard.ts). If it fails, the run does not start: the
+   * that block its requests to private hosts, lib/app/adapters/network-guard.ts). If it fails, the run does not start: the
    * crawl is marked 'error' with a message saying so (no crawl runs unguarded).
    */
   guardNetwork?(policy: UrlPolicy): Promise<void>;

@@ -1,5 +1,5 @@
 /**
- * The toolbar badge: the count of new relevant pages (lib/app/view/relevance.ts, the popup's own definition) of the
+ * The toolbar badge: the count of new relevant pages (lib/app/rules/relevance.ts, the popup's own definition) of the
  * crawl last heard of, coloured by its state; and, when the user asked for it, a notice when a crawl ends. Fed with
  * the live hub's batched updates (at most one per 250 ms), so it costs one badge call per batch. Browser-free: the
  * background passes the badge and notice functions in.
@@ -8,9 +8,9 @@
  * not looked at yet, summed over watches, take the badge (in {@link WATCH_COLOR}). A watch's check is not "a crawl
  * ending": it gets the watch's own notice ("3 new pages on ..."), not this one.
  */
-import type { CrawlSnapshot, LiveServerMessage } from './protocol';
-import type { CrawlRecord, CrawlStatus } from './store/types';
-import { type ResultCounts, ScoreTally } from './view/relevance';
+import type { CrawlSnapshot, LiveServerMessage } from '../model/protocol';
+import type { CrawlRecord, CrawlStatus } from '../model/records';
+import { type ResultCounts, ScoreTally } from '../rules/relevance';
 
 /** Badge colours by crawl state (white text on each is over 4.5:1). */
 export const BADGE_COLORS: Record<CrawlStatus, string> = {

@@ -28,10 +28,10 @@ import {
   checkSearchIndex,
   checkSkips,
   mergePatch,
-} from './common';
-import { createMemoryStore } from './memory-store';
-import { migrateRecord, type StoredRecord } from './migrate';
-import { RECORD_VERSION, type CrawlRecord, type CrawlStore, type SearchIndexRecord } from './types';
+} from '../store/common';
+import { createMemoryStore } from '../store/memory-store';
+import { migrateRecord, type StoredRecord } from '../store/migrate';
+import { RECORD_VERSION, type CrawlRecord, type CrawlStore, type SearchIndexRecord } from '../model/records';
 
 const MARKER = 'forager-store.json';
 const FORMAT = 'forager-store';

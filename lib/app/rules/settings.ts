@@ -3,10 +3,10 @@
  * (or a context-menu URL someone could craft): everything is checked and clamped here, so the runner only ever sees
  * sane values.
  */
-import type { StartRequest, StrategyDescription } from './protocol';
-import type { CrawlSettings, SeedSource } from './store/types';
-import type { Topic } from '../engine';
-import { hostKind, stopwordLanguage, topicLanguage, type HostKind, type UrlPolicy } from '../engine';
+import type { StartRequest, StrategyDescription } from '../model/protocol';
+import type { CrawlSettings, SeedSource } from '../model/records';
+import type { Topic } from '../../engine';
+import { hostKind, stopwordLanguage, topicLanguage, type HostKind, type UrlPolicy } from '../../engine';
 
 /** What a crawl started from the popup uses unless the user changes it. */
 export const DEFAULT_SETTINGS: CrawlSettings = {

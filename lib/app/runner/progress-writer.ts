@@ -13,8 +13,8 @@
  * crawl's events (a timer or a caller, never inside the engine's synchronous booking of an outcome and its event), so
  * every outcome the checkpoint counts has had its event, and its page or skip is in the buffer being written.
  */
-import type { CrawlCheckpoint, PageResult, SkipRecord } from '../engine';
-import type { CrawlRecord, CrawlStore } from './store/types';
+import type { CrawlCheckpoint, PageResult, SkipRecord } from '../../engine';
+import type { CrawlRecord, CrawlStore } from '../model/records';
 
 /** What a write takes besides the buffered pages and skips. */
 export interface WriteState {

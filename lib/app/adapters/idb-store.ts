@@ -26,9 +26,9 @@ import {
   checkSkips,
   listWindow,
   mergePatch,
-} from './common';
-import { migrateRecord, splitCheckpoint, type StoredRecord } from './migrate';
-import type { CrawlRecord, CrawlStore, ListWindow, SearchIndexRecord } from './types';
+} from '../store/common';
+import { migrateRecord, splitCheckpoint, type StoredRecord } from '../store/migrate';
+import type { CrawlRecord, CrawlStore, ListWindow, SearchIndexRecord } from '../model/records';
 
 /** Database version; bump it and extend `upgrade` when the layout changes. */
 export const DB_VERSION = 3;

@@ -10,6 +10,9 @@
  * - pages marked noindex are never listed.
  */
 import type { PageResult } from '../../engine';
+import type { PageScore } from '../model/views';
+
+export type { PageScore };
 
 export const RELEVANCE = {
   /**
@@ -20,13 +23,6 @@ export const RELEVANCE = {
   /** Least score a relevant page has, whatever the best. */
   floor: 0.05,
 } as const;
-
-/** The part of a page the counts need (the snapshot carries these for every page of a crawl). */
-export interface PageScore {
-  url: string;
-  score: number;
-  isSeed: boolean;
-}
 
 /** The score a page needs to count as relevant in a crawl whose best score is `best`. */
 export function relevanceCut(best: number): number {

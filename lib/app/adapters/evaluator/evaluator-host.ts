@@ -2,7 +2,7 @@
  * The offscreen document's half of Chrome's evaluator (see port-evaluator.ts for the service worker's half): it keeps
  * one Worker and connects it to each port the service worker hands over.
  */
-import { isEvaluatorPortHandoff, type EvaluatorCrashNotice, type WorkerPortHandoff } from '../protocol';
+import { isEvaluatorPortHandoff, type EvaluatorCrashNotice, type WorkerPortHandoff } from '../../model/protocol';
 
 /** The part of a Worker the host uses (a real Worker, or a fake in tests). */
 export interface WorkerLike {

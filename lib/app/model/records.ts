@@ -15,7 +15,7 @@ export interface CrawlSettings {
   stayOnSeedSites: boolean;
   /**
    * Seed hosts on the user's own network or computer (host and port, as URL.host writes them) that the user ticked
-   * in the start form: the only private hosts the crawl may fetch (lib/app/settings.ts crawlPolicy). Absent: none.
+   * in the start form: the only private hosts the crawl may fetch (lib/app/rules/settings.ts crawlPolicy). Absent: none.
    */
   privateHosts?: string[];
   /** RNG seed, for reproducible runs. */
@@ -106,7 +106,7 @@ export interface WatchCheck {
   newPages?: number;
   changedPages?: number;
   notModified?: number;
-  /** New pages that are relevant (lib/app/view/relevance.ts): the toolbar badge and the notice count these. */
+  /** New pages that are relevant (lib/app/rules/relevance.ts): the toolbar badge and the notice count these. */
   newRelevant?: number;
 }
 

@@ -11,15 +11,12 @@
  *   worker calls the Worker directly over that port with comlink, page bytes transferred. The second port carries
  *   {@link EvaluatorCrashNotice}s back.
  *
- * Every listener ignores messages not addressed to it: `isForagerRequest` (lib/app/handlers.ts), `isEvaluatorPortHandoff`,
+ * Every listener ignores messages not addressed to it: `isForagerRequest` (lib/app/background/handlers.ts), `isEvaluatorPortHandoff`,
  * ... are the guards.
  */
-import type { LibraryHit } from './library/library';
-import type { RetentionPolicy } from './library/retention';
-import type { CrawlRecord, CrawlSettings, SeedSource, WatchSchedule } from './store/types';
-import type { WatchView } from './watch/watcher';
-import type { JudgementValue, PageResult, SkipRecord, StrategyInfo } from '../engine';
-import type { PageScore } from './view/relevance';
+import type { CrawlRecord, CrawlSettings, SeedSource, WatchSchedule } from './records';
+import type { JudgementValue, PageResult, SkipRecord, StrategyInfo } from '../../engine';
+import type { LibraryHit, PageScore, RetentionPolicy, WatchView } from './views';
 
 /** Name of the runtime port for live updates. */
 export const LIVE_PORT = 'forager/live';
@@ -74,7 +71,7 @@ export interface CrawlSnapshot {
   pageCount: number;
   /** True when this crawl is the one running in this background right now. */
   active: boolean;
-  /** Every listed page's URL, score and seed flag: what the counts of new relevant pages need (lib/app/view/relevance.ts). */
+  /** Every listed page's URL, score and seed flag: what the counts of new relevant pages need (lib/app/rules/relevance.ts). */
   scores: PageScore[];
 }
 
@@ -93,7 +90,7 @@ type NoParams = object;
 
 /**
  * The protocol table: every request the background answers, written once, with what it carries and what it answers.
- * The handler table in lib/app/handlers.ts `satisfies` {@link RequestHandlers}, so a missing, extra or wrongly typed
+ * The handler table in lib/app/background/handlers.ts `satisfies` {@link RequestHandlers}, so a missing, extra or wrongly typed
  * handler fails to compile; the UI's `request()` is typed from the same table.
  */
 export interface Requests {
@@ -150,7 +147,7 @@ export type RequestOf<T extends RequestType> = { type: T } & Requests[T]['params
 export type ForagerRequest = { [T in RequestType]: RequestOf<T> }[RequestType];
 /** What a request of type T answers. */
 export type AnswerOf<T extends RequestType> = Requests[T]['answer'];
-/** One handler per request type, each answering its own type (lib/app/handlers.ts). */
+/** One handler per request type, each answering its own type (lib/app/background/handlers.ts). */
 export type RequestHandlers<Deps> = { [T in RequestType]: (request: RequestOf<T>, deps: Deps) => Promise<AnswerOf<T>> };
 
 /** Every answer: the value, or an error message for the user. */

@@ -27,7 +27,7 @@
  *
  * Pure TypeScript (no browser API): the background passes the events in; tests drive it with a fake fetch.
  */
-import { checkAddress, type UrlCheck, type UrlPolicy } from '../engine';
+import { checkAddress, type UrlCheck, type UrlPolicy } from '../../engine';
 
 /** What the browser reports about one of the extension's own requests, reduced to what the guard needs. */
 export interface RequestReport {
