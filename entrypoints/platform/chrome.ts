@@ -9,6 +9,7 @@ import {
   type EvaluatorPortHandoff,
   type EvaluatorPorts,
   offscreenEnsurer,
+  watchedEvents,
 } from '../../lib/app';
 import type { Platform } from './types';
 

@@ -92,7 +92,7 @@ describe('the import drawing', () => {
       for (const to of targets) {
         const target = floorOf(to);
         if (target === null || target === floorOf(from)) continue;
-        if (!floor || !floor.uses.includes(target)) upward.push(`${from} -> ${to}`);
+        if (!floor?.uses.includes(target)) upward.push(`${from} -> ${to}`);
       }
     }
     expect(upward).toEqual([]);

@@ -11,7 +11,7 @@
  * at a time (the runner refuses a second), so a watch never runs two crawls of itself; a check that falls due while
  * another crawl runs waits for the next tick or the end of that crawl.
  */
-import { errorMessage, type PageResult, type Validators } from '../../engine';
+import { errorMessage, type Validators } from '../../engine';
 import type { CrawlRunner, RunPlan } from '../runner/crawl-runner';
 import type { CrawlRecord, CrawlStore, WatchCheck, WatchSchedule, WatchState } from '../model/records';
 import { annotatePage, diffPages, type KnownPage } from './diff';
