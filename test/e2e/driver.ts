@@ -36,7 +36,7 @@ import {
   waitFor,
   within,
 } from '../../harness/browsers';
-import type { CrawlRunner } from '../../lib/app/runner/crawl-runner';
+import type { CrawlRunner } from '../../lib/app/runner';
 import type { CrawlStore } from '../../lib/app/model/records';
 import type { DeviceConditions, Watcher } from '../../lib/app/watch';
 import type { MenuClick } from '../../lib/app/view/start-draft';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createRequestHandler, type RequestDeps } from '../../lib/app/background/handlers';
-import { CrawlRunner } from '../../lib/app/runner/crawl-runner';
+import { CrawlRunner } from '../../lib/app/runner';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlStore } from '../../lib/app/model/records';
 import {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRequestHandler, describeStrategies, isForagerRequest } from '../../lib/app/background/handlers';
 import { MAX_WINDOW, type RequestHandlers } from '../../lib/app/model/protocol';
 import { Library, memoryRetention } from '../../lib/app/library';
-import { CrawlRunner } from '../../lib/app/runner/crawl-runner';
+import { CrawlRunner } from '../../lib/app/runner';
 import { Watcher } from '../../lib/app/watch';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlRecord } from '../../lib/app/model/records';

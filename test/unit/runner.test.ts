@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { createCrawl, type CrawlOptions } from '../../lib/engine/crawl';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
-import { CrawlRunner, type RunnerDeps } from '../../lib/app/runner/crawl-runner';
+import { CrawlRunner, type RunnerDeps } from '../../lib/app/runner';
 import { LiveHub } from '../../lib/app/background/live';
 import type { LiveServerMessage, StartRequest } from '../../lib/app/model/protocol';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlStore, FetchSettings } from '../../lib/app/model/records';
 import type { CrawlCheckpoint, FetchOutcome, PageFetcher } from '../../lib/engine/types';
-import { memoryFailureNotes } from '../../lib/app/runner/crawl-runner';
+import { memoryFailureNotes } from '../../lib/app/runner';
 
 /** A small deterministic web: 60 pages, half about coffee brewing, each linking to four others. */
 function makeWeb(size = 60, refusedLinks = 0): Map<string, string> {

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { openDB } from 'idb';
 import { describe, expect, it } from 'vitest';
-import { CrawlRunner } from '../../lib/app/runner/crawl-runner';
+import { CrawlRunner } from '../../lib/app/runner';
 import { createIdbStore } from '../../lib/app/adapters/idb-store';
 import { migrateRecord, recordProblems } from '../../lib/app/store/migrate';
 import { Watcher } from '../../lib/app/watch';

@@ -9,7 +9,7 @@ import { createRequestHandler, isForagerRequest, type RequestHandler } from './h
 import { applyRetention, Library, memoryRetention, type RetentionSettings } from '../library';
 import { LiveHub, type Subscription } from './live';
 import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from '../model/protocol';
-import { CrawlRunner, type FailureNotes, type StartKind } from '../runner/crawl-runner';
+import { CrawlRunner, type FailureNotes, type StartKind } from '../runner';
 import type { CrawlSettings, CrawlStore } from '../model/records';
 import { type DeviceConditions, type WatchNotice, type WatchSay, Watcher } from '../watch';
 

@@ -17,7 +17,7 @@ import type {
 } from '../model/protocol';
 import { MAX_WINDOW } from '../model/protocol';
 import { applyRetention, checkRetention, type Library, parseCrawlExport, type RetentionSettings } from '../library';
-import type { CrawlRunner } from '../runner/crawl-runner';
+import type { CrawlRunner } from '../runner';
 import { DEFAULT_SETTINGS } from '../rules/settings';
 import type { CrawlStore } from '../model/records';
 import type { Watcher } from '../watch/watcher';

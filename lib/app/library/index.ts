@@ -2,7 +2,7 @@
  * The library of everything Forager found: full-text search over every crawl (library.ts, one index segment per crawl
  * in search-index.ts), the retention policy (retention.ts) and import of JSON exports (import.ts).
  */
-import type { CrawlRunner } from '../runner/crawl-runner';
+import type { CrawlRunner } from '../runner';
 import type { Library } from './library';
 import { checkRetention, crawlsToDelete, NO_RETENTION, type RetentionPolicy } from './retention';
 

@@ -20,186 +20,41 @@
  * failed. A stored record that is damaged (fields missing) becomes an 'error' crawl saying what is missing.
  */
 import {
+  type Crawl,
   createCrawl as defaultCreateCrawl,
   errorMessage,
   isJudgementValue,
-  type Crawl,
-  type CrawlEvent,
-  type CrawlOptions,
-  type CrawlStats,
-  type Evaluator,
   type JudgementValue,
-  type PageFetcher,
   type PageResult,
   type SkipRecord,
-  type UrlPolicy,
-  type Validators,
 } from '../../engine';
-import { ProgressWriter } from './progress-writer';
-import type { CrawlSnapshot, StartRequest, StrategyDescription } from '../model/protocol';
-import { RunLifecycle } from './run-lifecycle';
-import { crawlPolicy, DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from '../rules/settings';
-import { recordProblems } from '../store/migrate';
-import { RECORD_VERSION, type CrawlRecord, type CrawlSettings, type CrawlStore, type FetchSettings } from '../model/records';
+import type { CrawlSnapshot, StartRequest } from '../model/protocol';
+import { type CrawlRecord, RECORD_VERSION } from '../model/records';
 import { applyJudgement, toggleSite } from '../rules/feedback';
 import { ScoreTally } from '../rules/relevance';
-
-/**
- * Where a crawl's failure is noted when the crawl store itself cannot take it (the extension: storage.local). Small:
- * one reason per failed crawl, cleared once the store holds the 'error' status.
- */
-export interface FailureNotes {
-  note(crawlId: string, reason: string): Promise<void>;
-  all(): Promise<Record<string, string>>;
-  clear(crawlId: string): Promise<void>;
-}
-
-/** Failure notes that live as long as the process (tests, the command line). */
-export function memoryFailureNotes(): FailureNotes {
-  const notes = new Map<string, string>();
-  return {
-    async note(id, reason) {
-      notes.set(id, reason);
-    },
-    async all() {
-      return Object.fromEntries(notes);
-    },
-    async clear(id) {
-      notes.delete(id);
-    },
-  };
-}
-
-/**
- * What a run of a crawl takes besides its record, when it is a topic watch's check (lib/app/watch): the validators of
- * the pages known so far (conditional requests), the pages to fetch again with the seeds, and what to add to each page
- * before it is stored (when it was first seen, whether its content changed).
- */
-export interface RunPlan {
-  validators: ReadonlyMap<string, Validators>;
-  revisit: string[];
-  annotate(page: PageResult): PageResult;
-}
-
-export interface RunnerDeps {
-  store: CrawlStore;
-  /** The plan of a run of this record, if it needs one (a watch's check); asked at every launch, resumes included. */
-  planRun?(record: CrawlRecord): Promise<RunPlan | undefined>;
-  /** A run ended (done, stopped, failed or paused) and its final state is written. Must not throw. */
-  onRunEnded?(record: CrawlRecord): void;
-  /** The one evaluator all crawls share. */
-  evaluator: Evaluator;
-  /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
-  makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
-  /** The URL rules of a crawl. Default: lib/app/rules/settings' crawlPolicy (private seed hosts only if the user ticked them). */
-  urlPolicy?(record: CrawlRecord): UrlPolicy;
-  /**
-   * Installs the browser's own guard for a run's URL rules before its first request (the extension: session rules
-   * that block its requests to private hosts, lib/app/adapters/network-guard.ts). If it fails, the run does not start: the
-   * crawl is marked 'error' with a message saying so (no crawl runs unguarded).
-   */
-  guardNetwork?(policy: UrlPolicy): Promise<void>;
-  /** Default: the engine's createCrawl. */
-  createCrawl?: (options: CrawlOptions) => Crawl;
-  /** Known strategies, to validate start requests. */
-  strategies?: () => StrategyDescription[];
-  /** Where failures go that the store cannot take. Default: in memory. */
-  failures?: FailureNotes;
-  /** A crawl changed (record) and maybe got pages: feed the live hub. */
-  onUpdate?(id: string, record: CrawlRecord, pages: PageResult[]): void;
-  /** A crawl was added, renamed, deleted or changed status. */
-  onCrawlsChanged?(): void;
-  /** Pages of a crawl were stored (a run's write, an import): the library indexes them. Must not throw. */
-  onPagesStored?(crawlId: string, pages: PageResult[]): void;
-  /** A crawl and everything stored with it were deleted. */
-  onCrawlRemoved?(crawlId: string): void;
-  /** True while a run is fetching (keep the service worker alive), false when nothing runs. */
-  onBusy?(busy: boolean): void;
-  /** Something went wrong outside any request (storing a run's progress). */
-  onError?(error: unknown): void;
-  now?: () => number;
-  newId?: () => string;
-  /**
-   * Least time between two background writes while pages arrive. Default 1000 ms: a killed worker loses at most that
-   * much (plus fetches in flight), fetched again after the restart. Each write copies the crawl's resume state (the
-   * strategy's frontier, ~150 KB at the default buffer) on the crawl's own thread, so writing 4 times a second cost a
-   * service worker ~10% of its time.
-   */
-  flushEveryMs?: number;
-}
-
-/** Why the background (re)started: decides what happens to a crawl found 'running'. */
-export type StartKind = 'browser-start' | 'worker-restart';
-
-/** What code (not the UI) may add when starting a crawl: the command line's request options. */
-export interface StartOptions {
-  fetch?: FetchSettings;
-}
-
-interface Run {
-  id: string;
-  record: CrawlRecord;
-  crawl: Crawl;
-  controller: AbortController;
-  fetcher: PageFetcher & { close?(): void };
-  life: RunLifecycle;
-  writer: ProgressWriter;
-  /** The first failed write: the crawl is stopped and ends in 'error'. */
-  writeError: unknown;
-  /** Resolves when the run has ended and its final state is written. */
-  ended: Promise<void>;
-  plan?: RunPlan;
-}
-
-/** The stats a new crawl starts with. */
-export function emptyStats(maxPages: number): CrawlStats {
-  return { pagesEvaluated: 0, maxPages, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 };
-}
+import { crawlPolicy, DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from '../rules/settings';
+import { recordProblems } from '../store/migrate';
+import { damagedMessage, displayable, emptyStats } from './crawl-records';
+import { type FailureNotes, memoryFailureNotes } from './failure-notes';
+import { driveRun, type Run, type RunContext, startRun } from './run-driver';
+import type { RunnerDeps, StartKind, StartOptions } from './runner-deps';
 
 /** Pages or skips written at a time by an import. */
 const IMPORT_BATCH = 1000;
 
 const RESUMABLE = new Set<CrawlRecord['status']>(['paused', 'stopped', 'error', 'running']);
 
-/**
- * A damaged record made displayable: what is missing takes a neutral value, so lists and panels render it (its
- * status says 'error' and why). Only for answers to the UI; the store keeps what it has.
- */
-function displayable(record: CrawlRecord, problems: string[]): CrawlRecord {
-  const r = record as Partial<CrawlRecord> & { id: string };
-  const settings = { ...DEFAULT_SETTINGS, ...(typeof r.settings === 'object' && r.settings ? r.settings : {}) };
-  return {
-    ...r,
-    version: RECORD_VERSION,
-    name: typeof r.name === 'string' ? r.name : 'Damaged crawl',
-    topic: r.topic && typeof r.topic.keywords === 'string' ? r.topic : { keywords: '' },
-    seeds: Array.isArray(r.seeds) ? r.seeds : [],
-    source: r.source ?? { kind: 'manual' },
-    settings,
-    status: 'error',
-    error: r.error ?? damagedMessage(problems),
-    createdAt: typeof r.createdAt === 'number' ? r.createdAt : 0,
-    updatedAt: typeof r.updatedAt === 'number' ? r.updatedAt : 0,
-    stats: { ...emptyStats(settings.maxPages), ...(r.stats ?? {}) },
-  };
-}
-
-function damagedMessage(problems: string[]): string {
-  return `This crawl's stored record is damaged (${problems.join(', ')}): it cannot be resumed.`;
-}
-
 /** Runs crawls; see the module comment. */
 export class CrawlRunner {
   private run: Run | null = null;
   private lock: Promise<unknown> = Promise.resolve();
-  private readonly createCrawl: (options: CrawlOptions) => Crawl;
   private readonly failures: FailureNotes;
   private readonly now: () => number;
   private readonly newId: () => string;
-  private readonly flushEveryMs: number;
+  /** What the run driver (run-driver.ts) takes from the runner. */
+  private readonly context: RunContext;
 
   constructor(private readonly deps: RunnerDeps) {
-    this.createCrawl = deps.createCrawl ?? defaultCreateCrawl;
     this.failures = deps.failures ?? memoryFailureNotes();
     this.now = deps.now ?? Date.now;
     this.newId =
@@ -208,7 +63,13 @@ export class CrawlRunner {
         typeof crypto !== 'undefined' && 'randomUUID' in crypto
           ? crypto.randomUUID()
           : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`);
-    this.flushEveryMs = deps.flushEveryMs ?? 1000;
+    this.context = {
+      deps,
+      createCrawl: deps.createCrawl ?? defaultCreateCrawl,
+      now: this.now,
+      flushEveryMs: deps.flushEveryMs ?? 1000,
+      fail: (id, reason) => this.fail(id, reason),
+    };
   }
 
   /** Id of the crawl running in this process now (paused crawls are not running). */
@@ -635,165 +496,17 @@ export class CrawlRunner {
     this.deps.onCrawlsChanged?.();
   }
 
-  /** Starts a run of `record`: from its checkpoint when it has one, else from its seeds. */
+  /** Starts a run of `record` (run-driver.ts) and drives it until its events end. */
   private async launch(record: CrawlRecord): Promise<void> {
     // A paused run still winding down holds on until its last state is written.
     if (this.run) await this.run.ended;
-    const checkpoint = await this.deps.store.getCheckpoint(record.id);
-    const policy = this.deps.urlPolicy?.(record) ?? crawlPolicy(record.seeds, record.settings);
-    try {
-      await this.deps.guardNetwork?.(policy);
-    } catch (error) {
-      const text = `Forager could not install its network guard (${errorMessage(error)}) and does not crawl without it.`;
-      await this.fail(record.id, text);
-      this.deps.onCrawlsChanged?.();
-      throw new Error(text);
-    }
-    let plan: RunPlan | undefined;
-    try {
-      plan = await this.deps.planRun?.(record);
-    } catch (error) {
-      await this.fail(record.id, errorMessage(error));
-      this.deps.onCrawlsChanged?.();
-      throw error;
-    }
-    const fetcher = this.deps.makeFetcher(record.settings, policy);
-    const controller = new AbortController();
-    let crawl: Crawl;
-    try {
-      crawl = this.createCrawl({
-        ...(plan ? { validators: plan.validators, revisit: plan.revisit } : {}),
-        topic: record.topic,
-        seeds: record.seeds,
-        strategy: { name: record.settings.strategy, params: record.settings.params, seed: record.settings.seed },
-        limits: {
-          maxPages: record.settings.maxPages,
-          maxBuffer: record.settings.maxBuffer,
-          ...(record.settings.fetch?.retries !== undefined ? { retries: record.settings.fetch.retries } : {}),
-        },
-        fetcher,
-        evaluator: this.deps.evaluator,
-        signal: controller.signal,
-        checkpoint: checkpoint ?? undefined,
-      });
-    } catch (error) {
-      fetcher.close?.();
-      await this.fail(record.id, errorMessage(error));
-      this.deps.onCrawlsChanged?.();
-      throw error;
-    }
-    // Judgements made while the crawl did not run are in its record only: the crawl learns them now.
-    const wanted = new Map((record.judgements ?? []).map((j) => [j.url, j]));
-    for (const j of crawl.judgements()) if (!wanted.has(j.url)) crawl.judge(j.url, 0);
-    const known = new Map(crawl.judgements().map((j) => [j.url, j.value]));
-    for (const j of wanted.values()) if (known.get(j.url) !== j.value) crawl.judge(j.url, j.value, j.terms);
-    const run: Run = {
-      id: record.id,
-      record: { ...record, status: 'running' },
-      crawl,
-      controller,
-      fetcher,
-      life: new RunLifecycle(),
-      writer: new ProgressWriter({
-        store: this.deps.store,
-        crawlId: record.id,
-        everyMs: this.flushEveryMs,
-        now: this.now,
-        state: () => ({ checkpoint: crawl.checkpoint(), patch: { stats: run.record.stats, updatedAt: this.now() } }),
-        onStored: (pages) => this.deps.onPagesStored?.(record.id, pages),
-        onFailure: (error) => {
-          // Storage is failing (quota, closed database): stop rather than crawl what cannot be kept.
-          run.writeError ??= error;
-          controller.abort();
-        },
-      }),
-      writeError: null,
-      ended: Promise.resolve(),
-      plan,
-    };
+    const run = await startRun(this.context, record);
     this.run = run;
-    run.ended = this.drive(run).finally(() => {
+    run.ended = driveRun(this.context, run).finally(() => {
       if (this.run === run) this.run = null;
-      fetcher.close?.();
+      run.fetcher.close?.();
       this.deps.onBusy?.(this.run?.life.fetching ?? false);
     });
     this.deps.onBusy?.(true);
-  }
-
-  /** Consumes the crawl's events until they end, then writes the final state. Never throws. */
-  private async drive(run: Run): Promise<void> {
-    let doneReason: Extract<CrawlEvent, { type: 'done' }>['reason'] | null = null;
-    let failure: unknown = null;
-    try {
-      for await (const event of run.crawl.events()) {
-        switch (event.type) {
-          case 'page': {
-            const page = run.plan ? run.plan.annotate(event.page) : event.page;
-            run.writer.addPage(page);
-            this.setStats(run, event.stats, [page]);
-            break;
-          }
-          case 'skip':
-            run.writer.addSkip(event.skip);
-            this.setStats(run, event.stats, []);
-            break;
-          case 'progress':
-          case 'not-modified':
-          case 'retry':
-            this.setStats(run, event.stats, []);
-            break;
-          case 'checkpoint':
-            if (run.life.state !== 'pausing') {
-              // A batch end: written with the next write-behind (the crawl does not wait for it).
-              run.writer.request();
-              break;
-            }
-            // Maybe the pause point: written now, and the crawl waits for it.
-            await run.writer.flush();
-            if (run.crawl.paused && run.crawl.stats().fetchesInFlight === 0 && run.life.fire('pause-point')) {
-              // Nothing in flight any more: end this run; resume starts a new one from here.
-              run.controller.abort();
-            }
-            break;
-          case 'done':
-            doneReason = event.reason;
-            this.setStats(run, event.stats, []);
-            break;
-        }
-      }
-    } catch (error) {
-      failure = error;
-    }
-    run.writer.stop();
-    failure ??= run.writeError;
-    let status: CrawlRecord['status'];
-    if (failure) status = 'error';
-    else if (run.life.state === 'detaching') status = 'paused';
-    else if (run.life.state === 'stopping' || doneReason === 'aborted') status = 'stopped';
-    else status = 'done';
-    const patch: Partial<CrawlRecord> = { status, stats: run.record.stats, updatedAt: this.now() };
-    if (failure) patch.error = errorMessage(failure);
-    try {
-      // One write: the last pages and skips, the final checkpoint (none for a finished crawl: it is never resumed,
-      // so its resume state would only take room) and the final status.
-      await run.writer.flush({ checkpoint: status === 'done' ? null : run.crawl.checkpoint(), patch });
-      run.record = { ...run.record, ...patch };
-    } catch (error) {
-      // The store refuses the final write (it may well be why the crawl stopped): try the status alone, then the note.
-      failure ??= error;
-      const reason = `Storage is failing, the crawl was stopped: ${errorMessage(error)}`;
-      run.record = { ...run.record, status: 'error', error: reason };
-      await this.fail(run.id, reason);
-    }
-    run.life.fire('end');
-    this.deps.onUpdate?.(run.id, run.record, []);
-    if (failure) this.deps.onError?.(failure);
-    this.deps.onCrawlsChanged?.();
-    this.deps.onRunEnded?.(run.record);
-  }
-
-  private setStats(run: Run, stats: CrawlStats, pages: PageResult[]): void {
-    run.record = { ...run.record, stats, updatedAt: this.now() };
-    this.deps.onUpdate?.(run.id, run.record, pages);
   }
 }

@@ -12,7 +12,7 @@
  * another crawl runs waits for the next tick or the end of that crawl.
  */
 import { errorMessage, type Validators } from '../../engine';
-import type { CrawlRunner, RunPlan } from '../runner/crawl-runner';
+import type { CrawlRunner, RunPlan } from '../runner';
 import type { CrawlRecord, CrawlStore, WatchCheck, WatchSchedule, WatchState } from '../model/records';
 import { annotatePage, diffPages, type KnownPage } from './diff';
 import { checkSchedule, conditionsVerdict, type DeviceConditions, isDue, nextDueAfter, PERIOD_MS } from './schedule';
