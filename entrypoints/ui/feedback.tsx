@@ -1,5 +1,5 @@
 /**
- * Relevance feedback on result rows (issue 15), shared by the popup and the results page: thumbs up and down under
+ * Relevance feedback on result rows, shared by the popup and the results page: thumbs up and down under
  * each row (buttons with aria-pressed; pressing a pressed one undoes it), "More like this" (the start view, seeded by
  * the row, its text as the topic), and a notice above the list with Undo and "hide this site" for the last action.
  * Kept apart from components.tsx: rows take these through RowActions.extra. What a judgement does to the list is

@@ -1,5 +1,5 @@
 /**
- * The user's judgements as the lists show them (issue 15): thumbs up and down on a result, hidden sites, and the
+ * The user's judgements as the lists show them: thumbs up and down on a result, hidden sites, and the
  * order a judged list takes.
  *
  * - A judgement moves the topic (Rocchio, lib/engine text/feedback.ts), and every listed page is re-scored against the
