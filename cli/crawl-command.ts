@@ -11,6 +11,7 @@ import {
   type CrawlRecord,
   CrawlRunner,
   type CrawlStore,
+  createGuardedFetch,
   createMemoryStore,
   describeStrategies,
   exportCrawlStream,
@@ -26,7 +27,6 @@ import {
   type PageResult,
   type UrlPolicy,
 } from '../lib/engine';
-import { createGuardedFetch } from '../lib/node/guarded-fetch';
 import { CRAWL_HELP, type CrawlCommand, type CrawlOutput, parseCrawlArgs, UsageError } from './args';
 
 export interface CliIo {
@@ -164,7 +164,7 @@ async function crawl(
     strategies: () => describeStrategies(listStrategies()),
     urlPolicy: (record) => cliPolicy(record),
     makeFetcher: (settings, urlPolicy) => {
-      // Connections only to addresses the policy allows, whatever a host name resolves to (lib/node/guarded-fetch.ts).
+      // Connections only to addresses the policy allows, whatever a host name resolves to (lib/app/adapters/guarded-fetch.ts).
       const net = createGuardedFetch(urlPolicy);
       const fetcher = createFetcher({
         fetch: net.fetch,

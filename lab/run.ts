@@ -16,7 +16,7 @@ import {
   VirtualClock,
 } from '../lib/engine';
 import { createFetcher, DEFAULT_MAX_BYTES } from '../lib/engine';
-import { createGuardedFetch } from '../lib/node/guarded-fetch';
+import { countsOf, createGuardedFetch, judgedRows } from '../lib/app/node';
 import { strategySpec } from '../lib/engine';
 import type { EvaluationInput, Evaluator, PageEvaluation, PageReading, PageResult, Topic, TopicScoring } from '../lib/engine';
 import type { Fetcher, UrlPolicy } from '../lib/engine';
@@ -26,7 +26,6 @@ import { driveOnClock, SentAnswers, simulatedFetch } from './simnet';
 import type { SiteConfig } from './sites';
 import type { CrawledPage } from './metrics';
 import { seedsOf, type LabTopic, type TaskId } from './topics';
-import { countsOf, judgedRows } from '../lib/app/node';
 
 /** A strategy as the lab runs it: a label for tables and plots, a registry name and parameters. */
 export interface LabStrategy {

@@ -130,7 +130,7 @@ describe("Biome's floor rules", () => {
       .sort();
   }
 
-  it('refuses an import running upward from every floor, a deep import from an entrypoint and the wrong door', () => {
+  it('refuses an import running upward from every floor, a deep import from an entrypoint, the wrong door, Node modules', () => {
     const planted: Record<string, string> = {};
     for (const [i, { folder, uses }] of FLOORS.entries()) {
       const above = FLOORS.slice(i + 1).find((f) => !uses.includes(f.folder));
@@ -139,6 +139,9 @@ describe("Biome's floor rules", () => {
     planted['lib/app/runner/through-door.ts'] = "import { x } from '..';\nx();\n";
     planted['entrypoints/popup/planted.tsx'] = "import { x } from '../../lib/app/rules/settings';\nx();\n";
     planted['cli/planted.ts'] = "import { x } from '../lib/app';\nx();\n";
+    // The floor rules add to the tree's other import rules, they do not replace them.
+    planted['lib/app/store/node-module.ts'] = "import { readFileSync } from 'node:fs';\nreadFileSync('x');\n";
+    planted['lib/app/view/engine-inside.ts'] = "import { x } from '../../engine/crawl';\nx();\n";
     expect(refused(planted)).toEqual(Object.keys(planted).sort());
   });
 

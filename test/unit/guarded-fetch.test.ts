@@ -1,5 +1,5 @@
 /**
- * The command line's dispatcher (lib/node/guarded-fetch.ts): a host name that resolves to a private address is
+ * The command line's dispatcher (lib/app/adapters/guarded-fetch.ts): a host name that resolves to a private address is
  * refused before any connection to it, on every request and every redirect hop the engine's fetcher makes. A
  * stand-in resolver plays public wildcard DNS (`*.forager-test.example` answers whatever the test says); the
  * canary is a real server on 127.0.0.2 that counts the connections it gets.
@@ -8,7 +8,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFetcher, type UrlPolicy } from '../../lib/engine';
-import { createGuardedFetch, type Resolver } from '../../lib/node/guarded-fetch';
+import { createGuardedFetch, type Resolver } from '../../lib/app/adapters/guarded-fetch';
 
 interface Server {
   port: number;

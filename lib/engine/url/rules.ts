@@ -3,7 +3,7 @@
  *
  * Hosts are judged by name or literal address here ({@link checkHost}); a DNS name's addresses are judged with the
  * same rules by {@link checkAddress} where they are known: the command line's dispatcher checks every address it
- * connects to (lib/node/guarded-fetch.ts), the extension every address the browser reports or resolves
+ * connects to (lib/app/adapters/guarded-fetch.ts), the extension every address the browser reports or resolves
  * (lib/app/adapters/address-guard.ts).
  */
 

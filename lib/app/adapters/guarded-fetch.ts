@@ -15,7 +15,7 @@
 import dns from 'node:dns';
 import net from 'node:net';
 import { Agent, buildConnector, fetch as undiciFetch } from 'undici';
-import { checkAddress, type UrlPolicy } from '../engine';
+import { checkAddress, type UrlPolicy } from '../../engine';
 
 /** The addresses of a host name (node:dns lookup's answer with `all: true`). */
 export type Resolver = (hostname: string) => Promise<{ address: string; family: number }[]>;
