@@ -18,7 +18,7 @@ import { deviceConditions } from './background-parts/device';
 import { createEndNotices } from './background-parts/end-notices';
 import { createRequestGuards } from './background-parts/request-guards';
 import { inspectTab } from './background-parts/tab-reading';
-import { currentPlatform } from './platform';
+import { currentPlatform } from './platform/current';
 import { t } from './ui/i18n';
 
 const KEEPALIVE_ALARM = 'forager-keepalive';

@@ -5,7 +5,7 @@
  * missing counts as "nothing known".
  */
 import type { DeviceConditions } from '../../lib/app';
-import type { Platform } from '../platform';
+import type { Platform } from '../platform/current';
 
 export async function deviceConditions(platform: Platform): Promise<DeviceConditions> {
   const nav = globalThis.navigator as Navigator & {

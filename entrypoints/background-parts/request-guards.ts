@@ -15,7 +15,7 @@ import {
   type WebRequestEventName,
 } from '../../lib/app';
 import { createFetcher, type Fetcher, type UrlPolicy } from '../../lib/engine';
-import type { Platform } from '../platform';
+import type { Platform } from '../platform/current';
 
 /** The part of declarativeNetRequest the network guard uses (Chrome 84+, Firefox 113+ in MV3). */
 interface DeclarativeNetRequest {
