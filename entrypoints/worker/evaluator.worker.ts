@@ -7,14 +7,17 @@
  */
 import * as Comlink from 'comlink';
 import type { EvaluatorEndpointApi } from '../../lib/app/evaluator/port-evaluator';
-import { evaluatePage } from '../../lib/engine';
+import { evaluatePage, withLanguageData } from '../../lib/engine';
 import { isWorkerPortHandoff } from '../../lib/app/protocol';
 import type { EvaluationInput, PageEvaluation } from '../../lib/engine';
 
 const api = {
-  /** Evaluates one page; errors (malformed input) reject the call and leave the worker running. */
-  evaluate(input: EvaluationInput): PageEvaluation {
-    return evaluatePage(input);
+  /**
+   * Evaluates one page, loading the language data its language needs first (a chunk per language, fetched once);
+   * errors (malformed input) reject the call and leave the worker running.
+   */
+  evaluate(input: EvaluationInput): Promise<PageEvaluation> {
+    return withLanguageData(() => evaluatePage(input));
   },
   ping(): 'pong' {
     return 'pong';
