@@ -1,5 +1,6 @@
 import { defineConfig } from 'wxt';
 import preact from '@preact/preset-vite';
+import { type Plugin, transformWithEsbuild } from 'vite';
 import { ENGINES } from './lib/app/serp/engines/index';
 import { assertEngines } from './lib/app/serp/schema';
 
@@ -31,11 +32,36 @@ const e2e = process.env.FORAGER_E2E === '1';
  */
 const treeshake = { moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/]eld[\\/]/.test(id) };
 
+/**
+ * The evaluator Worker reads language data (stop lists, stemmers, the detector's n-grams: 1.5 MB in all) only when a
+ * page's language needs it: its build takes lib/engine/text/language-sources.lazy.ts, where each is a dynamic
+ * import, a chunk of its own, in place of language-sources.ts, where all are at hand (Node, the other bundles).
+ * Chunks need an ES module Worker (Chrome 80+, Firefox 114+).
+ */
+const lazyLanguageData: Plugin = {
+  name: 'forager-lazy-language-data',
+  enforce: 'pre',
+  async resolveId(source, importer) {
+    if (source !== './language-sources' || !importer || !/[\\/]lib[\\/]engine[\\/]text[\\/]/.test(importer)) return null;
+    return this.resolve('./language-sources.lazy', importer, { skipSelf: true });
+  },
+  /**
+   * Vite leaves whitespace in ES chunks of a library-mode build (the background's, which builds the Worker for
+   * Firefox): minified last, every build of the Worker writes the same files (same names), not a second copy.
+   */
+  renderChunk: {
+    order: 'post',
+    async handler(code, chunk) {
+      return (await transformWithEsbuild(code, chunk.fileName, { minify: true, format: 'esm' })).code;
+    },
+  },
+};
+
 export default defineConfig({
   outDir: e2e ? '.output/e2e' : '.output',
   /**
    * `npm run zip`: the store packages, and for addons.mozilla.org the sources it asks for: what `npm ci && npm run zip`
-   * needs to make the same Firefox package (README, "Rebuilding the Firefox package"). Tests, the lab, the benchmark and
+   * needs to make the same Firefox package (docs/building.md, "Rebuilding the Firefox package"). Tests, the lab, the benchmark and
    * the command line are not part of the extension and stay out.
    */
   zip: {
@@ -49,7 +75,7 @@ export default defineConfig({
   vite: () => ({
     plugins: [preact()],
     build: { rollupOptions: { treeshake } },
-    worker: { rollupOptions: { treeshake } },
+    worker: { format: 'es', plugins: () => [lazyLanguageData], rollupOptions: { treeshake } },
   }),
   manifest: ({ browser }) => ({
     name: '__MSG_extName__',

@@ -11,6 +11,8 @@
  *   library    - the library's full-text search over 10,000 stored pages: indexing, reload after a worker stop,
  *                query medians
  *   watch      - a topic watch's check against the crawl it checks: requests, 304s, evaluations, bytes
+ *   sw-start   - the service worker stopped, then a message: time to the answer, medians; before (another tree's build,
+ *                FORAGER_BENCH_BEFORE=DIR/.output/chrome-mv3) and after (.output/chrome-mv3) side by side
  * Run it on a quiet machine: these 2-core machines are shared, so compare figures from one run only
  * (bench/RESULTS.md keeps what was measured, with the load at the time).
  */
@@ -56,6 +58,15 @@ if (want('extension')) {
     const { benchExtension, benchFirstFreshRow } = await import('./extension');
     print('extension in Chromium vs command line (same web, same crawl, 50 ms answers)', await benchExtension({ latencyMs: 50 }));
     print('extension: Crawl click to first fresh row (politeness on, 50 ms answers)', await benchFirstFreshRow({ build: false }));
+  }
+}
+if (want('sw-start')) {
+  if (!existsSync('.output/chrome-mv3/manifest.json')) {
+    console.log('\n== sw-start: skipped, run `npm run build` first');
+  } else {
+    const { benchSwStart } = await import('./sw-start');
+    const before = process.env.FORAGER_BENCH_BEFORE;
+    print('service worker: stopped, then forager/ping answered', await benchSwStart({ before }));
   }
 }
 console.log(

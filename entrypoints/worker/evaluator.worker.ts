@@ -7,13 +7,16 @@
  */
 import * as Comlink from 'comlink';
 import { type EvaluatorEndpointApi, isWorkerPortHandoff } from '../../lib/app';
-import { evaluatePage } from '../../lib/engine';
+import { evaluatePage, withLanguageData } from '../../lib/engine';
 import type { EvaluationInput, PageEvaluation } from '../../lib/engine';
 
 const api = {
-  /** Evaluates one page; errors (malformed input) reject the call and leave the worker running. */
-  evaluate(input: EvaluationInput): PageEvaluation {
-    return evaluatePage(input);
+  /**
+   * Evaluates one page, loading the language data its language needs first (a chunk per language, fetched once);
+   * errors (malformed input) reject the call and leave the worker running.
+   */
+  evaluate(input: EvaluationInput): Promise<PageEvaluation> {
+    return withLanguageData(() => evaluatePage(input));
   },
   ping(): 'pong' {
     return 'pong';

@@ -57,6 +57,7 @@ export {
   withFeedback,
 } from './text/feedback';
 export { baseLanguage, detectLanguage, topicLanguage, STEMMED_LANGUAGES, type TopicLanguageHints } from './text/language';
+export { MissingLanguageData, withLanguageData } from './text/language-data';
 export { canonicalizeUrl, originOf } from './url/canonical';
 export {
   checkAddress,

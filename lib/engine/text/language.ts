@@ -6,74 +6,19 @@
  * from the Snowball sources; identical to Snowball's reference output on its test vocabularies for every language
  * used here). English keeps the Porter stemmer of the `stemmer` package, so English terms are what they were.
  * Detection is `eld` (Nito-ELD, n-gram based, its smallest database: 60 languages); see README "Languages" for why.
+ * Both come from ./language-data.ts, which loads them where they are not at hand.
  */
-import { stemmer as arabic } from '@orama/stemmers/arabic';
-import { stemmer as armenian } from '@orama/stemmers/armenian';
-import { stemmer as bulgarian } from '@orama/stemmers/bulgarian';
-import { stemmer as danish } from '@orama/stemmers/danish';
-import { stemmer as dutch } from '@orama/stemmers/dutch';
-import { stemmer as finnish } from '@orama/stemmers/finnish';
-import { stemmer as french } from '@orama/stemmers/french';
-import { stemmer as german } from '@orama/stemmers/german';
-import { stemmer as greek } from '@orama/stemmers/greek';
-import { stemmer as hindi } from '@orama/stemmers/indian';
-import { stemmer as hungarian } from '@orama/stemmers/hungarian';
-import { stemmer as indonesian } from '@orama/stemmers/indonesian';
-import { stemmer as irish } from '@orama/stemmers/irish';
-import { stemmer as italian } from '@orama/stemmers/italian';
-import { stemmer as lithuanian } from '@orama/stemmers/lithuanian';
-import { stemmer as nepali } from '@orama/stemmers/nepali';
-import { stemmer as norwegian } from '@orama/stemmers/norwegian';
-import { stemmer as portuguese } from '@orama/stemmers/portuguese';
-import { stemmer as romanian } from '@orama/stemmers/romanian';
-import { stemmer as russian } from '@orama/stemmers/russian';
-import { stemmer as serbian } from '@orama/stemmers/serbian';
-import { stemmer as spanish } from '@orama/stemmers/spanish';
-import { stemmer as swedish } from '@orama/stemmers/swedish';
-import { stemmer as tamil } from '@orama/stemmers/tamil';
-import { stemmer as turkish } from '@orama/stemmers/turkish';
-import { stemmer as ukrainian } from '@orama/stemmers/ukrainian';
-import { eld } from 'eld/extrasmall';
-import { stemmer as porter } from 'stemmer';
+import { hasStemmer, loadedDetector, loadedStemmer, STEMMED_LANGUAGES } from './language-data';
 
-/** ISO 639-1 code -> stemmer. Languages without one (Chinese, Japanese, Korean: bigrams; Polish, Czech...) stay unstemmed. */
-const STEMMERS: Record<string, (word: string) => string> = {
-  ar: arabic,
-  bg: bulgarian,
-  da: danish,
-  de: german,
-  el: greek,
-  en: porter,
-  es: spanish,
-  fi: finnish,
-  fr: french,
-  ga: irish,
-  hi: hindi,
-  hu: hungarian,
-  hy: armenian,
-  id: indonesian,
-  it: italian,
-  lt: lithuanian,
-  ne: nepali,
-  nl: dutch,
-  no: norwegian,
-  pt: portuguese,
-  ro: romanian,
-  ru: russian,
-  sr: serbian,
-  sv: swedish,
-  ta: tamil,
-  tr: turkish,
-  uk: ukrainian,
-};
+export { STEMMED_LANGUAGES };
 
-/** The stemmer of an ISO 639-1 base code, or null. */
+/**
+ * The stemmer of an ISO 639-1 base code, or null when the language has none. Throws MissingLanguageData when it has
+ * one that is not loaded (./language-data.ts).
+ */
 export function stemmerFor(base: string): ((word: string) => string) | null {
-  return Object.hasOwn(STEMMERS, base) ? STEMMERS[base] : null;
+  return hasStemmer(base) ? loadedStemmer(base) : null;
 }
-
-/** Languages with a stemmer (ISO 639-1). */
-export const STEMMED_LANGUAGES: readonly string[] = Object.keys(STEMMERS).sort();
 
 /** Old or alternative codes of one language, and Norwegian's two written forms (one stemmer, one stop list). */
 const ALIASES: Record<string, string> = { iw: 'he', in: 'id', ji: 'yi', nb: 'no', nn: 'no', mo: 'ro', sh: 'sr' };
@@ -108,7 +53,7 @@ export function detectLanguage(text: string): string | undefined {
   if (!text) return undefined;
   const sample = text.length > DETECT_CHARS ? text.slice(0, DETECT_CHARS) : text;
   if (countLetters(sample) < MIN_DETECT_LETTERS) return undefined;
-  const result = eld.detect(sample);
+  const result = loadedDetector().detect(sample);
   if (!result.language || !result.isReliable()) return undefined;
   return baseLanguage(result.language);
 }

@@ -1,5 +1,6 @@
-import * as stopword from 'stopword';
+import type * as stopword from 'stopword';
 import { baseLanguage, stemmerFor } from './language';
+import { loadedStopList } from './language-data';
 
 /**
  * Tokenization shared by the evaluator, the strategies and the topic vector.
@@ -110,8 +111,6 @@ const ENGLISH_EXTRA_STOPS = [
   've',
   're',
 ];
-
-const lists = stopword as unknown as Record<string, string[] | undefined>;
 
 /** Resolves a language code ('en', 'en-US', 'pt-BR', 'deu') to a `stopword` list name; unknown -> 'eng'. */
 export function stopwordLanguage(language: string | undefined): StopLanguage {
@@ -289,9 +288,10 @@ let lastState: LanguageState | undefined;
 function languageState(language: string | undefined): LanguageState {
   // The evaluator calls this per text run with the same language: skip the code mapping.
   if (lastState && language === lastLanguage) return lastState;
+  const state = languageStateOf(language); // may throw MissingLanguageData: nothing is remembered then
   lastLanguage = language;
-  lastState = languageStateOf(language);
-  return lastState;
+  lastState = state;
+  return state;
 }
 
 /**
@@ -303,11 +303,11 @@ function languageStateOf(language: string | undefined): LanguageState {
   const code = stopwordLanguage(language);
   let key: string = code;
   let stem: ((word: string) => string) | null;
-  let stopList: string[];
+  let stopList: readonly string[];
   if (code !== 'eng' || base === 'en' || base === undefined) {
     // The language's own stop list (English for no language), and its stemmer if it has one.
     stem = stemmerFor(ISO_OF_STOP_LIST.get(code) ?? 'en');
-    stopList = lists[code] ?? lists.eng ?? [];
+    stopList = loadedStopList(code) ?? loadedStopList('eng') ?? [];
   } else if ((stem = stemmerFor(base)) !== null) {
     // A stemmer but no stop list (Serbian, Tamil, Nepali...): stemmed, nothing dropped but the short words.
     key = `${base}:stem`;
@@ -315,7 +315,7 @@ function languageStateOf(language: string | undefined): LanguageState {
   } else {
     // Neither: as English.
     stem = stemmerFor('en');
-    stopList = lists.eng ?? [];
+    stopList = loadedStopList('eng') ?? [];
   }
   let state = states.get(key);
   if (!state) {

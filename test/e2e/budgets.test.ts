@@ -1,0 +1,44 @@
+/**
+ * Bundle budgets, read from the store packages (`npm run zip`, which `npm run test:e2e` runs first): what Chrome and
+ * Firefox parse when the background starts, and what the evaluator Worker parses before any language data.
+ */
+import JSZip from 'jszip';
+import { readFileSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { packagePath } from '../../harness/browsers';
+import { type BuildFiles, bundleSizes } from '../../harness/bundle-sizes';
+
+const KB = 1000;
+const BACKGROUND_BUDGET = 500 * KB;
+const WORKER_BUDGET = 600 * KB;
+/** Today's background (1,826 KB in Chrome) with a little room. */
+const BACKGROUND_CEILING = 1900 * KB;
+
+async function packageBuild(browser: 'chrome' | 'firefox'): Promise<BuildFiles> {
+  const zip = await JSZip.loadAsync(readFileSync(packagePath(browser, { e2e: false })));
+  const files: BuildFiles = new Map();
+  for (const entry of Object.values(zip.files)) if (!entry.dir) files.set(entry.name, await entry.async('uint8array'));
+  return files;
+}
+
+describe.each(['chrome', 'firefox'] as const)('bundle budgets: %s package', (browser) => {
+  test(`the evaluator Worker is at most ${WORKER_BUDGET / KB} KB before language data, which it imports when needed`, async () => {
+    const sizes = bundleSizes(await packageBuild(browser));
+    expect(sizes.worker.module).toBe(true); // chunks need a module Worker
+    expect(sizes.worker.bytes).toBeLessThanOrEqual(WORKER_BUDGET);
+    // The detector's n-grams, the stemmers and the stop lists are chunks of their own, outside what the Worker parses.
+    const lazy = sizes.lazy.map((c) => c.file);
+    expect(lazy.some((f) => /static\.extrasmall-/.test(f))).toBe(true);
+    expect(lazy.some((f) => /stopwords_deu-/.test(f))).toBe(true);
+    expect(lazy.some((f) => /\/de-[\w-]+\.js$/.test(f))).toBe(true);
+    expect(sizes.lazy.reduce((n, c) => n + c.bytes, 0)).toBeGreaterThan(1000 * KB);
+  });
+
+  // The 500 KB budget is not met: the service worker still tokenizes the topic and link URLs (strategies, a topic's
+  // language), so it carries every stop list and stemmer and the detector (docs/decisions/0011). Until the work
+  // moves to the Worker, this holds the line where it is, so the background cannot grow unnoticed.
+  test(`the background is at most ${BACKGROUND_CEILING / KB} KB (budget ${BACKGROUND_BUDGET / KB} KB, not met)`, async () => {
+    const sizes = bundleSizes(await packageBuild(browser));
+    expect(sizes.background.bytes).toBeLessThanOrEqual(BACKGROUND_CEILING);
+  });
+});
