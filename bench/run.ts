@@ -10,6 +10,8 @@
  *                time from the Crawl click to the first fresh row (needs `npm run build`)
  *   library    - the library's full-text search over 10,000 stored pages: indexing, reload after a worker stop,
  *                query medians
+ *   robots     - robots.txt matching on 500 KiB of `Disallow: /*a<i>*z$` and on a usual file: ms per URL, this tree
+ *                against the matcher before it (bench/robots.ts, ROBOTS_BASELINE), side by side, and a 40-page crawl
  *   watch      - a topic watch's check against the crawl it checks: requests, 304s, evaluations, bytes
  *   sw-start   - the service worker stopped, then a message: time to the answer, medians; before (another tree's build,
  *                FORAGER_BENCH_BEFORE=DIR/.output/chrome-mv3) and after (.output/chrome-mv3) side by side
@@ -24,6 +26,7 @@ import { benchFrontier } from './frontier';
 import { benchLibrary } from './library';
 import { benchPeer, peerTable } from './peer';
 import { benchPoliteness } from './politeness';
+import { benchRobots, ROBOTS_BASELINE } from './robots';
 import { benchWatch } from './watch';
 
 const only = new Set(process.argv.slice(2));
@@ -50,6 +53,12 @@ if (want('peer')) {
 }
 if (want('politeness')) print('politeness on: 1 s per site, 8 sites, 50 ms answers', await benchPoliteness());
 if (want('library')) print('library search (10,000 stored pages)', await benchLibrary());
+if (want('robots')) {
+  print(
+    `robots.txt matching: this tree against ${ROBOTS_BASELINE} (before the bounded matcher)`,
+    await benchRobots({ baseline: ROBOTS_BASELINE }),
+  );
+}
 if (want('watch')) print('topic watch: a check after 5% of the pages changed, 5% touched (300-page budget)', await benchWatch());
 if (want('extension')) {
   if (!existsSync('.output/chrome-mv3/manifest.json')) {

@@ -1,100 +1,51 @@
 /**
- * robots.txt rules per RFC 9309, with a matcher whose cost per URL is bounded whatever the file holds.
+ * robots.txt rules per RFC 9309: the file's groups, and which of them a crawler obeys.
  *
- * Why not robots-parser's matcher: it keeps every prefix length a pattern could have matched, which costs
- * O(pattern x path) per rule, and a `*` resets that set to the whole path: two `Disallow` lines of 240,000 `*` took
- * 1.2 s per URL (in the extension, on the service worker's thread). Here:
- * - runs of `*` collapse to one (`**` matches what `*` matches);
- * - a pattern is split at its `*` into literal pieces once, when parsed; matching is a prefix test and then a
- *   left-most `indexOf` per piece (left-most is optimal when `*` is the only wildcard), so a rule costs
- *   O(path) string searches in the number of its pieces;
- * - a pattern with more literal characters than a fetchable URL may have (2,048) can never match and is dropped;
- * - rules are sorted longest first (Allow first among equals), so the first match decides (RFC 9309 2.2.2: the most
- *   specific, i.e. longest, match wins, and Allow wins a tie).
- * The file itself is capped at 500 KB by the caller (lib/engine/fetch/robots.ts), which bounds the number of rules.
+ * Groups (RFC 9309 2.1, 2.2.1): consecutive `user-agent` lines open a group, whose `allow` and `disallow` lines
+ * follow; other records (`crawl-delay`, `sitemap`, unknown keys) neither open nor close a group (2.2.4), and blank
+ * lines and comments are nothing. The crawler obeys the groups whose product token equals its own
+ * (case-insensitive), merged; otherwise the `*` groups, merged; otherwise nothing is disallowed. `/robots.txt` itself
+ * is always allowed. `crawl-delay` (not in the RFC, widely used) is read from the same groups.
  *
- * Groups (RFC 9309 2.1, 2.2.1): consecutive `user-agent` lines open a group; the crawler obeys the groups whose
- * product token equals its own (case-insensitive), merged; otherwise the `*` groups, merged; otherwise nothing is
- * disallowed. `/robots.txt` itself is always allowed. `crawl-delay` (not in the RFC, widely used) is read from the
- * same groups.
+ * Lines are read as Google's parser reads them in production (google/robotstxt), where that reads more of what the
+ * site meant and the RFC does not forbid it: a line without a colon whose key and value are one word each
+ * (`disallow /x`), the frequent misspellings of the keys (`useragent`, `user agent`, `dissallow`, `disalow`, ...).
+ * Lines keep their full length (Google cuts them at 16,664 bytes; the RFC does not).
+ *
+ * Matching (lib/engine/fetch/robots-matcher.ts) compiles a group's patterns once per crawler; its cost per URL is
+ * bounded by the URL, whatever the file holds. The file is capped at 500 KB by the caller (robots.ts).
  */
-
-/** Literal characters a pattern may hold and still match a URL the crawler would fetch (UrlPolicy.maxUrlLength). */
-export const MAX_PATTERN_LITERALS = 2048;
-
-interface Rule {
-  allow: boolean;
-  /** Length of the normalized pattern: the precedence of the rule. */
-  length: number;
-  /** Literal text before the first `*`: the path must start with it. */
-  prefix: string;
-  /** Literal pieces after each `*`, in order (empty when the pattern has no `*`). */
-  pieces: string[];
-  /** The pattern ended with `$`: the path must end where the pattern does. */
-  anchored: boolean;
-}
+import { type PatternRule, PatternSet } from './robots-matcher';
 
 interface Group {
   agents: string[];
-  rules: Rule[];
+  rules: PatternRule[];
   crawlDelaySeconds?: number;
 }
 
-/**
- * Upper-cases percent escapes and percent-encodes characters outside printable ASCII (as URL paths hold them), as
- * RFC 9309 2.2.2 asks of both sides.
- */
-function normalizeEncoding(text: string): string {
-  let out = text;
-  if (/[^ -~]/.test(out)) {
-    out = out.replace(/[^ -~]+/g, (chunk) => {
-      try {
-        return encodeURIComponent(chunk);
-      } catch {
-        return ''; // a lone surrogate: nothing a URL could hold
-      }
-    });
-  }
-  return out.replace(/%[0-9a-f]{2}/gi, (percent) => percent.toUpperCase());
-}
+/** Keys by what they mean: the RFC's, `crawl-delay`, and the misspellings Google accepts. */
+const KEYS = new Map<string, 'user-agent' | 'allow' | 'disallow' | 'crawl-delay'>([
+  ['user-agent', 'user-agent'],
+  ['useragent', 'user-agent'],
+  ['user agent', 'user-agent'],
+  ['allow', 'allow'],
+  ['disallow', 'disallow'],
+  ['dissallow', 'disallow'],
+  ['dissalow', 'disallow'],
+  ['disalow', 'disallow'],
+  ['diasllow', 'disallow'],
+  ['disallaw', 'disallow'],
+  ['crawl-delay', 'crawl-delay'],
+]);
 
-/** Parses one Allow/Disallow pattern; undefined for an empty one or one that can never match. */
-function compileRule(raw: string, allow: boolean): Rule | undefined {
-  let pattern = normalizeEncoding(raw.trim()).replace(/\*{2,}/g, '*');
-  if (pattern === '') return undefined;
-  let anchored = false;
-  if (pattern.endsWith('$')) {
-    anchored = true;
-    pattern = pattern.slice(0, -1);
-  }
-  const parts = pattern.split('*');
-  let literals = 0;
-  for (const part of parts) literals += part.length;
-  if (literals > MAX_PATTERN_LITERALS) return undefined;
-  return {
-    allow,
-    length: pattern.length + (anchored ? 1 : 0),
-    prefix: parts[0],
-    pieces: parts.slice(1),
-    anchored,
-  };
-}
-
-/** Whether `rule` matches `path` (the URL's path and query, percent-encoded). */
-function matches(rule: Rule, path: string): boolean {
-  if (!path.startsWith(rule.prefix)) return false;
-  const pieces = rule.pieces;
-  if (pieces.length === 0) return !rule.anchored || path.length === rule.prefix.length;
-  let at = rule.prefix.length;
-  const last = pieces.length - 1;
-  for (let i = 0; i < last; i++) {
-    const found = path.indexOf(pieces[i], at);
-    if (found < 0) return false;
-    at = found + pieces[i].length;
-  }
-  const tail = pieces[last];
-  if (rule.anchored) return path.length - tail.length >= at && path.endsWith(tail);
-  return path.indexOf(tail, at) >= 0;
+/** A line's key (lower-cased) and value, or undefined for a line that holds none (blank, comment, no separator). */
+function keyAndValue(rawLine: string): { key: string; value: string } | undefined {
+  const hash = rawLine.indexOf('#');
+  const line = (hash >= 0 ? rawLine.slice(0, hash) : rawLine).trim();
+  const colon = line.indexOf(':');
+  if (colon >= 0) return { key: line.slice(0, colon).trim().toLowerCase(), value: line.slice(colon + 1).trim() };
+  const words = /^(\S+)[ \t]+(\S+)$/.exec(line); // `disallow /x`: a key and a value, the colon forgotten
+  return words ? { key: words[1].toLowerCase(), value: words[2] } : undefined;
 }
 
 /** The token a `user-agent` line names: its leading letters, `_` and `-`, lower-cased; `*` for the wildcard. */
@@ -107,54 +58,48 @@ function agentToken(value: string): string {
 /** A parsed robots.txt; see the module comment. */
 export class RobotsRules {
   private readonly groups: Group[] = [];
-  private readonly chosen = new Map<string, { rules: Rule[]; crawlDelaySeconds?: number }>();
+  private readonly chosen = new Map<string, { patterns: PatternSet; crawlDelaySeconds?: number }>();
 
   constructor(text: string) {
     let current: Group | null = null;
     let inAgents = false;
-    for (const rawLine of text.split(/\r\n|\r|\n/)) {
-      const hash = rawLine.indexOf('#');
-      const line = hash >= 0 ? rawLine.slice(0, hash) : rawLine;
-      const colon = line.indexOf(':');
-      if (colon < 0) continue;
-      const key = line.slice(0, colon).trim().toLowerCase();
-      const value = line.slice(colon + 1).trim();
-      if (key === 'user-agent') {
+    for (const rawLine of text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/)) {
+      const line = keyAndValue(rawLine);
+      const kind = line && KEYS.get(line.key);
+      if (!line || !kind) continue; // sitemap, host, unknown keys: other records
+      if (kind === 'user-agent') {
         if (!inAgents || !current) {
           current = { agents: [], rules: [] };
           this.groups.push(current);
         }
         inAgents = true;
-        const token = agentToken(value);
+        const token = agentToken(line.value);
         if (token) current.agents.push(token);
         continue;
       }
-      if (key !== 'allow' && key !== 'disallow' && key !== 'crawl-delay') continue; // sitemap, host, unknown keys
-      inAgents = false;
-      if (!current) continue; // rules before any user-agent line belong to no group
-      if (key === 'crawl-delay') {
-        const seconds = Number(value);
-        if (current.crawlDelaySeconds === undefined && value !== '' && Number.isFinite(seconds) && seconds >= 0) {
+      if (!current) continue; // records before any user-agent line belong to no group
+      if (kind === 'crawl-delay') {
+        const seconds = Number(line.value);
+        if (current.crawlDelaySeconds === undefined && line.value !== '' && Number.isFinite(seconds) && seconds >= 0) {
           current.crawlDelaySeconds = seconds;
         }
         continue;
       }
-      const rule = compileRule(value, key === 'allow');
-      if (rule) current.rules.push(rule);
+      inAgents = false;
+      if (line.value !== '') current.rules.push({ pattern: line.value, allow: kind === 'allow' });
     }
   }
 
-  /** The merged rules and crawl delay that apply to `productToken` (cached per token). */
-  private forAgent(productToken: string): { rules: Rule[]; crawlDelaySeconds?: number } {
+  /** The merged rules, compiled, and crawl delay that apply to `productToken` (kept per token). */
+  private forAgent(productToken: string): { patterns: PatternSet; crawlDelaySeconds?: number } {
     const token = productToken.toLowerCase();
     let found = this.chosen.get(token);
     if (found) return found;
     let groups = this.groups.filter((g) => g.agents.includes(token));
     if (groups.length === 0) groups = this.groups.filter((g) => g.agents.includes('*'));
-    const rules = groups.flatMap((g) => g.rules);
-    rules.sort((a, b) => b.length - a.length || Number(b.allow) - Number(a.allow));
+    const patterns = new PatternSet(groups.flatMap((g) => g.rules));
     const delay = groups.find((g) => g.crawlDelaySeconds !== undefined)?.crawlDelaySeconds;
-    found = delay === undefined ? { rules } : { rules, crawlDelaySeconds: delay };
+    found = delay === undefined ? { patterns } : { patterns, crawlDelaySeconds: delay };
     this.chosen.set(token, found);
     return found;
   }
@@ -164,15 +109,12 @@ export class RobotsRules {
     let path: string;
     try {
       const u = new URL(url);
-      path = normalizeEncoding(u.pathname + u.search);
+      path = u.pathname + u.search;
     } catch {
       return false;
     }
     if (path === '/robots.txt') return true;
-    for (const rule of this.forAgent(productToken).rules) {
-      if (matches(rule, path)) return rule.allow;
-    }
-    return true;
+    return this.forAgent(productToken).patterns.allows(path);
   }
 
   /** The crawl-delay for `productToken` in seconds, if its groups set one. */
