@@ -19,6 +19,7 @@ import {
 import { createPortEvaluator, type EvaluatorPorts, offscreenEnsurer } from '../lib/app/evaluator/port-evaluator';
 import { describeStrategies } from '../lib/app/handlers';
 import { networkGuardRules } from '../lib/app/network-guard';
+import { withRedirectSeeds } from '../lib/app/serp/resolve-redirect';
 import { BATTERY_QUERY, type BatteryAnswer, type EvaluatorPortHandoff, type TabContext } from '../lib/app/protocol';
 import type { DeviceConditions } from '../lib/app/watch';
 import { createIdbStore } from '../lib/app/store/idb-store';
@@ -280,7 +281,7 @@ export default defineBackground(() => {
       addressGuard = guard;
       openFetchers++;
       watchRequests(true); // already on (guardNetwork), unless an earlier run's fetcher closed since
-      const fetcher = createFetcher({
+      const pages = createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
         maxInFlight: 6,
         // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
@@ -289,6 +290,8 @@ export default defineBackground(() => {
         urlPolicy,
         fetch: guard.fetch,
       });
+      // Seeds that are an engine's opaque redirect link are resolved with one guarded request first.
+      const fetcher = withRedirectSeeds(pages, { fetch: guard.fetch, policy: urlPolicy });
       let closed = false;
       return {
         ...fetcher,

@@ -4,7 +4,7 @@ import type { EngineSpec } from '../types';
  * Baidu. Organic results are div.result.c-container in #content_left, the title link in an <h3>; every link goes
  * through www.baidu.com/link?url=<opaque token>, so results are kept as redirect seeds (SerpResult.redirect) and
  * resolved with one request before crawling. `.result-op` blocks are Baidu's own modules (encyclopaedia cards, top
- * lists, video strips). Not yet checked on a saved page.
+ * lists, video strips). Checked on: baidu-yuezi-2018, baidu-spiders-2018.
  */
 export const baidu: EngineSpec = {
   id: 'baidu',

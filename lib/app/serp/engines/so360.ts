@@ -3,7 +3,7 @@ import type { EngineSpec } from '../types';
 /**
  * 360 Search (so.com). Organic results are li.res-list in ul.result, the title link in h3.res-title; links go
  * through www.so.com/link?m=<opaque token>, the real target named by the link's `data-mdurl`. `.g-mohe` blocks
- * are 360's own modules ("onebox" news, encyclopaedia, feedback). Not yet checked on a saved page.
+ * are 360's own modules ("onebox" news, encyclopaedia, feedback). Checked on: so360-theatres-2020, so360-bats-2020.
  */
 export const so360: EngineSpec = {
   id: 'so360',
