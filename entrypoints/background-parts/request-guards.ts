@@ -11,6 +11,7 @@ import {
   networkGuardRules,
   toReport,
   WATCH_FILTER,
+  withRedirectSeeds,
   type WebRequestDetails,
   type WebRequestEventName,
 } from '../../lib/app';
@@ -102,7 +103,7 @@ export function createRequestGuards(platform: Platform) {
       addressGuard = guard;
       openFetchers++;
       watchRequests(true); // already on (guardNetwork), unless an earlier run's fetcher closed since
-      const fetcher = createFetcher({
+      const pages = createFetcher({
         politenessDelayMs: settings.politenessDelayMs,
         maxInFlight: 6,
         // Well below the 30 s after which Chrome kills a service worker waiting on one fetch.
@@ -111,6 +112,8 @@ export function createRequestGuards(platform: Platform) {
         urlPolicy,
         fetch: guard.fetch,
       });
+      // Seeds that are an engine's opaque redirect link are resolved with one guarded request first.
+      const fetcher = withRedirectSeeds(pages, { fetch: guard.fetch, policy: urlPolicy });
       let closed = false;
       return {
         ...fetcher,

@@ -3,7 +3,18 @@ export { detectChallenge, detectEngine, extractSerp, markupVisible, visibleText 
 export { isRendered } from './visibility';
 export { assertEngines, engineProblems, selectorProblem } from './schema';
 export type { QueryRoot } from './extract';
-export { unwrapRedirect, applyRedirectRule, decodeBase64Url, isRedirectWrapper } from './redirect';
+export { unwrapRedirect, applyRedirectRule, decodeBase64Url, isRedirectWrapper, isOpaqueRedirect } from './redirect';
 export { hostMatches, domainMatches, isAdHost, siteOf, AD_TRACKING_DOMAINS } from './hosts';
 export { ENGINES } from './engines/index';
-export type { EngineSpec, ExtractOptions, RedirectRule, SerpExtraction, SerpResult } from './types';
+export type {
+  EngineSpec,
+  ExtractOptions,
+  RedirectRule,
+  SerpBlocked,
+  SerpExtraction,
+  SerpResult,
+  TargetAttribute,
+  VisibleLink,
+} from './types';
+export { AD_LABELS, MODULE_LABELS } from './labels';
+export { resolveRedirect, withRedirectSeeds } from './resolve-redirect';

@@ -88,6 +88,7 @@ const RedirectRuleSchema = v.pipe(
     pathSegment: v.optional(NonEmpty),
     prefix: v.optional(NonEmpty),
     decode: v.optional(v.literal('base64url')),
+    opaque: v.optional(v.literal(true)),
   }),
   v.check(
     (r) => (r.param === undefined) !== (r.pathSegment === undefined),
@@ -114,8 +115,19 @@ export const EngineSpecSchema = v.strictObject({
   sectionHeadings: v.optional(Selectors),
   adMarkers: v.optional(Selectors),
   redirect: v.optional(v.array(RedirectRuleSchema)),
+  targetAttributes: v.optional(
+    v.array(
+      v.strictObject({
+        name: v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/, 'attribute name')),
+        on: v.optional(SelectorSchema),
+      }),
+    ),
+  ),
   navigationPaths: v.optional(v.array(Path)),
   serviceDomains: v.optional(v.array(HostPattern)),
+  blocked: v.optional(
+    v.strictObject({ challenge: v.optional(Selectors), consent: v.optional(Selectors), noResults: v.optional(Selectors) }),
+  ),
   challenge: v.optional(v.strictObject({ paths: v.pipe(v.array(Path), v.minLength(1)), continueParam: NonEmpty })),
 });
 

@@ -20,8 +20,22 @@ export interface RedirectRule {
   pathSegment?: string;
   /** A prefix the value must start with; it is stripped before decoding (Bing: 'a1'). */
   prefix?: string;
-  /** Extra decoding after the usual percent-decoding: 'base64url' (URL-safe base64, padding optional, UTF-8). */
+  /** Extra decoding after the usual percent-decoding: 'base64url' (URL-safe or standard base64, padding optional, UTF-8). */
   decode?: 'base64url';
+  /**
+   * The wrapper's target cannot be read from the link (Baidu's `/link?url=<opaque token>`): the link is kept as a
+   * seed marked `redirect`, to be resolved with one request (resolve-redirect.ts). `param`/`pathSegment` then name
+   * where the token is, so that a link without one is not taken for a wrapper.
+   */
+  opaque?: true;
+}
+
+/** An attribute of a result link (or of an element around it, up to its result block) holding the real target. */
+export interface TargetAttribute {
+  /** Attribute name, e.g. 'data-mdurl' (360), 'data-url', 'mu'. */
+  name: string;
+  /** Only on links matching this selector (default: any result link). */
+  on?: string;
 }
 
 /** One search engine, as data. All selectors are CSS selectors, listed most specific first. */
@@ -69,6 +83,8 @@ export interface EngineSpec {
   adMarkers?: string[];
   /** How the engine wraps result links. */
   redirect?: RedirectRule[];
+  /** Attributes holding a wrapped link's real target (read before the href is unwrapped). */
+  targetAttributes?: TargetAttribute[];
   /**
    * Path prefixes that are the engine's own navigation on its results hosts (`hosts`): redirects, verticals,
    * settings. Links there are never seeds; nor are links to `paths` there, nor any known engine's results page
@@ -78,6 +94,11 @@ export interface EngineSpec {
   navigationPaths?: string[];
   /** Domains the engine serves its furniture from (images, caches, trackers; subdomains included): never seeds. */
   serviceDomains?: string[];
+  /**
+   * Pages that stand in for a results page and show none (a bot check, a consent wall), recognised by their markup
+   * on the engine's results path: the answer says why nothing was read.
+   */
+  blocked?: { challenge?: string[]; consent?: string[]; noResults?: string[] };
   /** Bot-challenge pages ("unusual traffic"): they show no results; the query is in the URL they continue to. */
   challenge?: {
     /** Paths of the challenge page (matched like `paths`). */
@@ -97,12 +118,32 @@ export interface SerpResult {
   snippet: string;
   /** 1-based position among the extracted results. */
   rank: number;
+  /**
+   * True when `url` is the engine's own redirect link (its target is not readable from the page, e.g. Baidu's
+   * `/link?url=<token>`): resolve it with `resolveRedirect` (resolve-redirect.ts) before crawling from it.
+   */
+  redirect?: true;
+}
+
+/**
+ * Why a page gave no results: 'challenge' (a bot check), 'consent' (a cookie or consent wall in front of the results),
+ * 'no-results' (the engine found nothing), 'unreadable' (neither engine data nor structure found results).
+ */
+export type SerpBlocked = 'challenge' | 'consent' | 'no-results' | 'unreadable';
+
+/** A link the user can see on a page that gave no results: offered as seeds of their own ("crawl from here"). */
+export interface VisibleLink {
+  url: string;
+  /** Its visible text ('' when it has none). */
+  text: string;
 }
 
 /** What the extractor makes of a results page. */
 export interface SerpExtraction {
   /** EngineSpec.id, or null when the page's engine is unknown. */
   engine: string | null;
+  /** EngineSpec.name ('Google'), or null on an unknown engine's page (read by structure). */
+  engineName: string | null;
   /** The search query, whitespace-collapsed ('' when none was found). */
   query: string;
   /** Organic results in page order, deduplicated by canonical URL, visible ones only, at most `maxResults`. */
@@ -117,6 +158,15 @@ export interface SerpExtraction {
   hidden: number;
   /** Results left out beyond the cap (a results page has tens of results, not hundreds). */
   overCap: number;
+  /** How many results are redirect links kept for resolving (SerpResult.redirect). */
+  redirects: number;
+  /** Set when no result was read: why. */
+  blocked?: SerpBlocked;
+  /**
+   * When no result was read: the page's visible http(s) links outside its own site and navigation, in page order,
+   * deduplicated, at most 100: what the user may start from instead.
+   */
+  visibleLinks?: VisibleLink[];
 }
 
 /** How the extractor sees the page beyond its markup. */
@@ -128,6 +178,8 @@ export interface ExtractOptions {
    * `aria-hidden` on a result's own block is always checked.
    */
   isVisible?: (el: Element) => boolean;
-  /** At most this many results (default: 100 on a known engine's page, 50 on any other page). */
+  /** At most this many results (default: 100, the most results any engine serves on one page). */
   maxResults?: number;
+  /** The engine data to read with (default: every known engine, ENGINES); tests leave engines out with it. */
+  engines?: readonly EngineSpec[];
 }

@@ -9,8 +9,30 @@ import { ecosia } from './ecosia';
 import { yahoo } from './yahoo';
 import { qwant } from './qwant';
 import { mojeek } from './mojeek';
+import { baidu } from './baidu';
+import { so360 } from './so360';
+import { sogou } from './sogou';
+import { naver } from './naver';
+import { yandex } from './yandex';
+import { kagi } from './kagi';
 
-export { google, bing, duckduckgo, brave, startpage, ecosia, yahoo, qwant, mojeek };
+export { google, bing, duckduckgo, brave, startpage, ecosia, yahoo, qwant, mojeek, baidu, so360, sogou, naver, yandex, kagi };
 
 /** All known engines. */
-export const ENGINES: readonly EngineSpec[] = [google, bing, duckduckgo, brave, startpage, ecosia, yahoo, qwant, mojeek];
+export const ENGINES: readonly EngineSpec[] = [
+  google,
+  bing,
+  duckduckgo,
+  brave,
+  startpage,
+  ecosia,
+  yahoo,
+  qwant,
+  mojeek,
+  baidu,
+  so360,
+  sogou,
+  naver,
+  yandex,
+  kagi,
+];
