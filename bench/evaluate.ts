@@ -72,7 +72,7 @@ function largeHtmlFiles(root: string, max: number): string[] {
 }
 
 /**
- * FEEDBACK=1: every page's topic carries the feedback of ten judgements (issue 15), five up and five down, the term
+ * FEEDBACK=1: every page's topic carries the feedback of ten judgements, five up and five down, the term
  * profiles of ten of the bench's pages: the heaviest topic vector a judged crawl scores with (up to FEEDBACK_TERMS
  * more terms). A baseline from before feedback existed ignores them, so --baseline gives the whole cost.
  */

@@ -1,5 +1,5 @@
 /**
- * What relevance feedback costs the evaluator (issue 15): the bench's pages (bench/evaluate.ts loadBenchPages)
+ * What relevance feedback costs the evaluator: the bench's pages (bench/evaluate.ts loadBenchPages)
  * evaluated against their topic and against the same topic carrying ten judgements' feedback (five up, five down:
  * the term profiles of ten of the pages, up to FEEDBACK_TERMS more topic terms), interleaved in one process, the order
  * alternating. Prints per-page medians side by side and the ratios of the sums of medians and of minimums.

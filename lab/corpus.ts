@@ -573,15 +573,21 @@ async function buildIndex(
     const { evaluateInWorkers } = await import('./workers');
     const pending = new Map<number, EvaluatedCandidate[]>();
     let nextBlock = 0;
-    await evaluateInWorkers({ sites, redirectStubs, candidates }, blocks, BLOCK, workers, (block, results) => {
-      pending.set(block, results);
-      while (pending.has(nextBlock)) {
-        addInOrder(builder, candidates, pageIndex, pending.get(nextBlock)!);
-        pending.delete(nextBlock);
-        nextBlock++;
-        progress(nextBlock);
-      }
-    });
+    await evaluateInWorkers<Candidate, EvaluatedCandidate>(
+      { sites, redirectStubs, candidates },
+      blocks,
+      BLOCK,
+      workers,
+      (block, results) => {
+        pending.set(block, results);
+        while (pending.has(nextBlock)) {
+          addInOrder(builder, candidates, pageIndex, pending.get(nextBlock)!);
+          pending.delete(nextBlock);
+          nextBlock++;
+          progress(nextBlock);
+        }
+      },
+    );
   }
   log(`corpus index: ${builder.size} pages evaluated in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return builder.finish(sites);

@@ -5,9 +5,16 @@
  * and the corpus index's page evaluations.
  */
 import { Worker } from 'node:worker_threads';
-import type { Candidate, EvaluatedCandidate } from './corpus';
-import type { CrawlOutcome, JobQueue } from './run';
 import type { SiteConfig } from './sites';
+
+/**
+ * What the crawl workers take jobs from (run.ts's JobQueue): a job for a lane, or none left. Declared here, not
+ * imported, so this module depends on neither the corpus nor the runner (both load it on demand).
+ */
+export interface JobSource<Task> {
+  take(lane: number): Task | undefined;
+  readonly size: number;
+}
 
 /** A worker thread running one of the lab's TypeScript worker scripts (through ./ts-worker.mjs, which loads tsx). */
 export function tsWorker(
@@ -41,12 +48,12 @@ const CRAWL_WORKER_HEAP_BESIDES_READINGS_MB = 2048;
  * Evaluates `blocks` blocks of `blockSize` candidates in `count` workers (./index-worker.ts), handing out blocks as
  * workers finish; `onBlock` gets each block's results as it arrives (in any order).
  */
-export async function evaluateInWorkers(
+export async function evaluateInWorkers<Candidate, Result>(
   data: { sites: SiteConfig[]; redirectStubs: boolean; candidates: Candidate[] },
   blocks: number,
   blockSize: number,
   count: number,
-  onBlock: (block: number, results: EvaluatedCandidate[]) => void,
+  onBlock: (block: number, results: Result[]) => void,
 ): Promise<void> {
   const workers: Worker[] = [];
   try {
@@ -61,7 +68,7 @@ export async function evaluateInWorkers(
       for (let i = 0; i < Math.min(count, blocks); i++) {
         const w = tsWorker('./index-worker.ts', data);
         workers.push(w);
-        w.on('message', (msg: { block: number; results?: EvaluatedCandidate[]; error?: string }) => {
+        w.on('message', (msg: { block: number; results?: Result[]; error?: string }) => {
           if (msg.error !== undefined) {
             reject(new Error(`corpus index worker failed on block ${msg.block}: ${msg.error}`));
             return;
@@ -84,11 +91,11 @@ export async function evaluateInWorkers(
 }
 
 /** Runs every queued task in `count` workers; resolves when all are done, rejects on the first crawl error. */
-export async function runInWorkers(
-  queue: JobQueue,
+export async function runInWorkers<Task, Outcome>(
+  queue: JobSource<Task>,
   count: number,
   parallel: number,
-  onOutcome: (o: CrawlOutcome) => void,
+  onOutcome: (o: Outcome) => void,
   signal?: AbortSignal,
   /** For crawls on the simulated network: the sites each worker serves from memory. */
   web?: { sites?: SiteConfig[]; redirectStubs: boolean },
@@ -123,18 +130,15 @@ export async function runInWorkers(
           running++;
           worker.postMessage({ type: 'run', task });
         };
-        worker.on(
-          'message',
-          (msg: { type: 'done'; outcome: CrawlOutcome } | { type: 'error'; index: number; message: string }) => {
-            running--;
-            if (msg.type === 'error') {
-              fail(new Error(`crawl #${msg.index} failed in a worker: ${msg.message}`));
-              return;
-            }
-            onOutcome(msg.outcome);
-            feed();
-          },
-        );
+        worker.on('message', (msg: { type: 'done'; outcome: Outcome } | { type: 'error'; index: number; message: string }) => {
+          running--;
+          if (msg.type === 'error') {
+            fail(new Error(`crawl #${msg.index} failed in a worker: ${msg.message}`));
+            return;
+          }
+          onOutcome(msg.outcome);
+          feed();
+        });
         worker.on('error', fail);
         worker.on('exit', (code) => {
           if (code !== 0) fail(new Error(`crawl worker exited with code ${code}`));

@@ -1,5 +1,5 @@
 /**
- * The lab's simulated user (issue 15): its settings on a strategy label, and what it judges (the best-ranked results
+ * The lab's simulated user: its settings on a strategy label, and what it judges (the best-ranked results
  * not judged yet, a target up, anything else down, every `every` pages).
  */
 import { describe, expect, it } from 'vitest';

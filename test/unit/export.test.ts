@@ -529,7 +529,7 @@ describe('exportCrawl and file names', () => {
   });
 });
 
-describe('judgements in every export (issue 15)', () => {
+describe('judgements in every export', () => {
   const up = page('Judged up', 0.3);
   const down = page('Judged down', 0.2);
   const plain = page('Not judged', 0.1);

@@ -1,5 +1,5 @@
 /**
- * Relevance feedback in the application layer (issue 15): the runner's judge and hideSite (running, paused and
+ * Relevance feedback in the application layer: the runner's judge and hideSite (running, paused and
  * finished crawls; a restarted worker), the protocol handler, and the list's order and hiding (lib/app/view/feedback.ts).
  */
 import { describe, expect, it } from 'vitest';

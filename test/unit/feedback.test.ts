@@ -1,5 +1,5 @@
 /**
- * Relevance feedback in the engine (issue 15, part 4): Rocchio on the topic vector, re-scoring from page profiles,
+ * Relevance feedback in the engine: Rocchio on the topic vector, re-scoring from page profiles,
  * the crawl's judge() (kept in checkpoints), and what the strategies learn from a judgement.
  */
 import { describe, expect, it } from 'vitest';

@@ -18,7 +18,7 @@ import { createCrawl, createFetcher, type PageFetcher, type SkipRecord } from '.
 const START = { topic: 'home network', source: { kind: 'serp' as const, engine: 'bing', query: 'x' } };
 
 describe('private seeds need the user to tick them', () => {
-  // A page made itself a results page full of private "results" (issue 11, item 1).
+  // A page made itself a results page full of private "results".
   const privateResults = [
     'http://192.168.1.1/cgi-bin/reboot',
     'http://169.254.169.254/latest/meta-data/iam/security-credentials/',

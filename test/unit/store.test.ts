@@ -460,7 +460,7 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect((await store.getCrawl('p'))?.pinned).toBe(true);
   });
 
-  it("keeps judgements, hidden sites, page profiles and a checkpoint's judgements (issue 15) through updates and progress saves", async () => {
+  it("keeps judgements, hidden sites, page profiles and a checkpoint's judgements through updates and progress saves", async () => {
     const store = await make();
     await store.putCrawl(record('j', 1));
     const judgements = [{ url: 'https://e.com/1', value: 1 as const, terms: { solar: 3, panel: 1 }, at: 5 }];

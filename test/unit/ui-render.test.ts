@@ -166,7 +166,7 @@ describe('result row', () => {
   });
 });
 
-describe('judgement buttons (issue 15)', () => {
+describe('judgement buttons', () => {
   it('are buttons with aria-pressed and labels naming the result as text; pressing a pressed one undoes it', async () => {
     const { RowFeedback } = await import('../../entrypoints/ui/feedback');
     const root = document.getElementById('root')!;

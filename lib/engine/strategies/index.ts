@@ -12,5 +12,7 @@ export { SharkSearch } from './shark-search';
 export { InfoSpiders } from './infospiders';
 export { AnchorTextCrawler } from './anchor-text';
 export { AdaptiveBestNFirst } from './adaptive-bnf';
-export { ForagerStrategy, OnlineLogistic, SectionBandit } from './forager';
+export { ForagerStrategy } from './forager';
+export { OnlineLogistic } from './link-classifier';
+export { SectionBandit } from './section-bandit';
 export { ForagerClassic } from './forager-classic';
