@@ -16,3 +16,4 @@ export { ForagerStrategy } from './forager';
 export { OnlineLogistic } from './link-classifier';
 export { SectionBandit } from './section-bandit';
 export { ForagerClassic } from './forager-classic';
+export { ForagerLeads } from './forager-leads';
