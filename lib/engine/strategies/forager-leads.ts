@@ -36,6 +36,7 @@ export class ForagerLeads extends ForagerStrategy {
   override readonly name: string = 'forager-leads';
   readonly leadParams: LeadParams;
   readonly lead: LeadLearner;
+  protected override readonly savesParents = true;
 
   constructor(ctx: StrategyContext) {
     super(ctx, foragerLeadsInfo);

@@ -217,6 +217,9 @@ export class ForagerStrategy extends FrontierStrategy {
     return { ...fixed, url, learned, classifier, section, share, lead, total };
   }
 
+  /** Whether saved links keep the page they were found on (forager does not read it back; leadScore may). */
+  protected readonly savesParents: boolean = false;
+
   /** What a strategy built on this one adds to a link's score (weighted already); forager adds nothing. */
   protected leadScore(_info: LinkInfo): number {
     return 0;
@@ -502,10 +505,10 @@ export class ForagerStrategy extends FrontierStrategy {
 
   protected override saveState(): Record<string, Json> {
     return {
-      info: [...this.info.entries()].map(([u, i]) => infoJson(u, i)),
+      info: [...this.info.entries()].map(([u, i]) => infoJson(u, i, this.savesParents)),
       reserved: [...this.reserved.sites()]
         .flatMap(([, list]) => list)
-        .map(({ entry: e, info }) => [e.score, e.depth, e.from ?? null, infoJson(e.url, info)]),
+        .map(({ entry: e, info }) => [e.score, e.depth, e.from ?? null, infoJson(e.url, info, this.savesParents)]),
       seedSites: [...this.seedSites],
       probed: [...this.probed],
       recentHarvest: this.recentHarvest,
@@ -587,8 +590,10 @@ export class ForagerStrategy extends FrontierStrategy {
 const HARVEST_PAGES = 50;
 
 /** A link's info as saved: URL, fixed score, inherited score, centroid words, URL terms, classifier features. */
-function infoJson(url: string, i: LinkInfo): Json {
-  return [url, i.base, i.inherited, i.words, i.url, i.features, i.parent ?? null];
+function infoJson(url: string, i: LinkInfo, withParent: boolean): Json {
+  const saved: Json[] = [url, i.base, i.inherited, i.words, i.url, i.features];
+  if (withParent) saved.push(i.parent ?? null);
+  return saved;
 }
 
 const weight = (name: string, label: string, def: number, description: string) => ({
