@@ -1,5 +1,5 @@
 /**
- * The relevance-feedback table (issue 15): recall-area with and without the simulated user, per strategy, paired per
+ * The relevance-feedback table: recall-area with and without the simulated user, per strategy, paired per
  * topic, from one or more `npm run lab -- run --json` files (a run split by topic merges here).
  *
  *   npx tsx lab/feedback-table.ts out-1.json out-2.json ... [log-1.txt ...] [--metric recall-area] [--task 2]

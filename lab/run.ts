@@ -249,7 +249,7 @@ export interface CrawlTask {
 }
 
 /**
- * The lab's simulated user (issue 15): after every `every` pages, the `k` best-ranked results not judged yet (new
+ * The lab's simulated user (relevance feedback): after every `every` pages, the `k` best-ranked results not judged yet (new
  * pages, not seeds, ranked as the results list ranks them: by their score re-scored against the current topic) are
  * judged: a target up, anything else down.
  */

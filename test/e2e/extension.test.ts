@@ -2,7 +2,7 @@
  * Forager end to end, one spec run in Chromium and in Firefox (the e2e build, FORAGER_E2E=1, from .output/e2e): the
  * popup on a local results page made from a real Bing page, a live crawl of the test web, pause / resume / stop, a
  * hostile page title, every export format as a downloaded file, the context menu, the background killed mid-crawl,
- * a redirect to a private host never followed, and no cookies sent; then results first (issue 16): after a crawl a new
+ * a redirect to a private host never followed, and no cookies sent; then results first: after a crawl a new
  * relevant page first, the search's own results hidden until asked for, the badge's count, a 120-character topic that
  * overflows no view, a failed crawl's reasons, and no serious or critical axe-core violation in any view; then, in a
  * browser of its own where a public-looking name resolves to 127.0.0.2, the user's own network: private start pages
@@ -776,7 +776,7 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await view.close();
   }
 
-  // ---- issue 16: results first (new relevant pages, search results hidden, badge, long topics, failures, a11y)
+  // ---- results first (new relevant pages, search results hidden, badge, long topics, failures, a11y)
 
   let uxCrawlId = '';
   const openTab = async (url: string) => {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { CLASSIFIER_BUCKETS, ForagerStrategy, OnlineLogistic, SectionBandit, siteOf } from '../../lib/engine/strategies/forager';
+import { ForagerStrategy } from '../../lib/engine/strategies/forager';
+import { CLASSIFIER_BUCKETS, OnlineLogistic } from '../../lib/engine/strategies/link-classifier';
+import { SectionBandit, siteOf } from '../../lib/engine/strategies/section-bandit';
 import { createStrategy, ForagerClassic } from '../../lib/engine/strategies/index';
 import { Rng } from '../../lib/engine/rng';
 import type { EvaluatedPage, FrontierEntry, LinkFeature, StrategyContext } from '../../lib/engine/types';
@@ -455,7 +457,7 @@ describe('Forager', () => {
     }
   });
 
-  it("resumes a crawl saved by forager-classic under the name 'forager' (before issue 14)", () => {
+  it("resumes a crawl saved by forager-classic under the name 'forager' (when it was the default)", () => {
     const old = new ForagerClassic(ctx({}, 4));
     old.addSeeds(['https://a.example/x/seed.html']);
     old.next(always);

@@ -139,7 +139,7 @@ describe('real results pages (test/fixtures/serp, read by hand into <name>.expec
   });
 });
 
-describe('the patterns issue 18 found, each on a real page', () => {
+describe('the results-page patterns, each on a real page', () => {
   it('Google: nested same-site sub-results are not results (2023 desktop, "dell xps 13 buy": the 4th site is 4th)', () => {
     const got = extractPage('google-desktop-dell-2023');
     expect(got.results.map((r) => new URL(r.url).hostname)).toEqual([
@@ -413,7 +413,7 @@ describe('hostile and odd input', () => {
   });
 });
 
-describe('only results the user can see become seeds, and only so many (issue 11)', () => {
+describe('only results the user can see become seeds, and only so many', () => {
   /** An unknown engine's page: visible headed links, and the same kind of links hidden in each way the markup can say. */
   const hidingPage = `<html><body><form><input name="q" value="router admin"></form><main>
     <div class="r"><h3><a href="https://visible-one.example/">Visible one</a></h3><p>Shown to the reader, a description long enough.</p></div>

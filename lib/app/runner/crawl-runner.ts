@@ -32,7 +32,7 @@ import type { CrawlSnapshot, StartRequest } from '../model/protocol';
 import { type CrawlRecord, RECORD_VERSION } from '../model/records';
 import { applyJudgement, toggleSite } from '../rules/feedback';
 import { ScoreTally } from '../rules/relevance';
-import { DEFAULT_SETTINGS, MAX_NAME_LENGTH, validateStart } from '../rules/settings';
+import { MAX_NAME_LENGTH, validateStart } from '../rules/settings';
 import { recordProblems } from '../store/migrate';
 import { damagedMessage, displayable, emptyStats } from './crawl-records';
 import { type FailureNotes, memoryFailureNotes } from './failure-notes';

@@ -1,5 +1,7 @@
 /**
- * Forager's default strategy until issue 14 (selectable as `forager-classic`): a best-first crawler whose link score combines what the seed papers found to work.
+ * Forager's first default strategy, selectable as `forager-classic`: a best-first crawler whose link score combines
+ * what the seed papers found to work. `forager` builds on it; this one stays for comparison and for crawls saved
+ * with it.
  *
  * For a link l found on page P:
  *   page     = sim(P), the parent page's similarity to the topic (Best-First);
@@ -15,22 +17,9 @@
  * A page is relevant (a positive example) when its similarity reaches `relevance` x the best similarity seen so far,
  * so the bar adapts to how strongly a topic's pages match its keywords. The frontier is bounded (MAX_BUFFER, lowest
  * score evicted). Each link fetched is drawn uniformly from the best n - `explore` ready links (3 of n = 4), except
- * that with probability `explore` / n (1 in 4) it is drawn uniformly from the rest of the ready frontier: per fetch
- * slot, what used to be one random link in every round of n. That random link is what lifted recall most in tuning:
- * a crawl stuck in a region that scores well but holds few relevant pages (Django's 276 release notes all mention SQL)
- * keeps sampling elsewhere.
- * Tried and dropped: reserving slots for the best link of site sections the rest of the round does not draw from
- * (host + first path segment); on topics-tune3 it lowered recall@250 by .05-.15. Also dropped: weighting the page
- * similarity's topic words by their rarity among crawled pages (recall@500 .778 -> .731-.738), and exploring only
- * after 5 or 20 pages without a relevant one (recall@500 .795 -> .713 / .664; never exploring: .615).
- *
- * Defaults were tuned with the crawl lab on DocWeb, Task 2 (the 4 dev topics, lab/topics-tune.json and
- * lab/topics-tune3.json). The first held-out set (lab/topics-heldout.json) showed one trap: for "libpq c library"
- * the URL word "library" (every python/library/ URL) pulled the whole crawl into the Python manual, so the URL part
- * got rarity weights and half the weight (wUrl 1 -> 0.5). On the large chapters of topics-tune3 n = 8 fell behind
- * shark-search (recall@500 .705 vs .728) while n = 4 with 1 random link led (.778-.795 over two seed sets; n = 2, 6
- * and 8 with 2 random links were lower), and on topics-tune it stayed at recall 1.0 at 500 pages, so n went 8 -> 4.
- * lab/topics-heldout2.json and lab/topics-heldout3.json were used for no decision.
+ * that with probability `explore` / n (1 in 4) it is drawn uniformly from the rest of the ready frontier: a crawl
+ * stuck in a region that scores well but holds few relevant pages keeps sampling elsewhere.
+ * Why these parts and weights: docs/decisions/0001-forager-classic-link-score.md.
  */
 import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
@@ -253,7 +242,7 @@ export const foragerClassicInfo: StrategyInfo = {
   name: 'forager-classic',
   label: 'Forager classic',
   description:
-    "Forager's default until issue 14: best-first on a score combining the parent page's similarity, an inherited score from " +
+    "Forager's first default: best-first on a score combining the parent page's similarity, an inherited score from " +
     'relevant ancestors, anchor text, words near the link (closer weigh more), words of the URL, and a centroid ' +
     'learned online from the links that led to relevant pages.',
   source:

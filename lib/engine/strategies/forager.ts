@@ -1,64 +1,48 @@
 /**
- * Forager's default strategy (issue 14): best-first on the classic link score, plus two things that keep learning
- * after the easy neighbourhood is used up.
+ * Forager's default strategy: best-first on a link score that keeps learning where relevant pages are, with a
+ * bandit over site sections for the exploring fetches.
  *
- * Why: the previous default (now `forager-classic`) lost to InfoSpiders on topics it was not tuned on. Its failures
- * were (a) stuck in one site (one "logging" crawl spent 486 of its first 500 pages in PostgreSQL), (b) it stops
- * learning where to go once the neighbourhood of the seeds is used up (its one random link per round samples the
- * frontier uniformly, whatever paid before), (c) seed luck (one RNG seed drifted into SQLite and ran out of links).
- * InfoSpiders wins later because its agents keep adapting: each agent's frontier stays local to where relevance was
- * found, and agents multiply there.
+ * Per link l found on page P:
+ *   classic    = forager-classic's score: P's similarity, the score inherited from relevant ancestors
+ *                (shark-search), anchor, topic words near the link, topic words of the URL weighted by their rarity,
+ *                and the cosine to a centroid of the links that led to relevant pages;
+ *   classifier = P(relevant | l) from an online logistic regression over hashed features of l's anchor, nearby
+ *                words, URL words, site and section (link-classifier.ts), one SGD step per fetched page;
+ *   section    = the mean reward of l's site section minus the crawl's, from the section bandit (section-bandit.ts);
+ *   share      = the share of all fetched pages that l's site took: a soft cap on one site taking the crawl.
+ *   score      = classic + wClassifier x classifier + wSection x section - wShare x share.
+ * A page is relevant (a positive example) when its similarity reaches `relevance` x the best seen so far. The
+ * bounded frontier (MAX_BUFFER) is re-scored every `interval` pages.
  *
- * What it does, per link l found on page P:
- *   classic    = the previous default's score: parent similarity, inherited score (shark-search), anchor, words near
- *                the link, URL words weighted by rarity, and the cosine to a centroid of the links that led to
- *                relevant pages (the anchor-text paper's incremental centroid);
- *   classifier = P(relevant | l) from an online logistic regression (ACHE's online link classifier): hashed features
- *                of l's anchor words, context words, URL words, its site and site section; trained with one SGD step
- *                on every fetched page (label: the page reached `relevance` x the best similarity so far, positives
- *                up-weighted by the running negative/positive ratio so the rare positives count);
- *   section    = how much the link's site section (origin + first path segment) pays compared with the whole crawl,
- *                from a section bandit (below); a section whose pages stop being relevant sinks, one that pays rises;
- *   share      = minus the share of all fetched pages that came from l's site: a soft cap on one site taking the crawl.
- *   score      = classic + wClassifier x classifier + wSection x (section mean - crawl mean) - wShare x share.
- * The frontier (bounded, MAX_BUFFER) is re-scored every `interval` pages, when the classifier, the centroid and the
- * bandit have moved.
+ * Each fetch takes a link drawn uniformly from the best n - `explore` ready links (3 of n = 4); with probability
+ * `explore` / n the bandit instead picks, among the sections with other ready links, the one with the highest upper
+ * confidence bound, and takes its best link. Section means are shrunk towards their site's and the site's towards
+ * the crawl's, so exploring goes where exploring has paid. While seeds are queued nobody explores.
  *
- * Each fetch slot takes a link drawn uniformly from the best n - `explore` ready links (3 of n = 4), except that with
- * probability `explore` / n the section bandit chooses among the other ready links: among the sections that have such
- * links, the one with the highest upper confidence bound (UCB1: mean reward + c x sqrt(ln N / (pulls + 1))) gives its
- * best link. A section's mean is shrunk towards its site's, the site's towards the crawl's (a new section of a site
- * that pays starts high; one of a site that does not starts low), so the bandit explores where exploring has paid and
- * stops sampling regions that don't. This replaces the classic default's uniform random link. While seeds are queued
- * nobody explores.
+ * Two parts are for topics whose relevant pages are spread over sites, and gated on seeds spanning `reserveSites`
+ * (`rootProbeSites`) sites or more so that one-site topics crawl without them:
+ * - the reserve (site-reserve.ts): links the full frontier evicts or turns away, the best `reserve` of each site,
+ *   which only the exploring slot may take, and only once the recent harvest has fallen to `reserveHarvest`: a site
+ *   flooded out of the frontier can still be entered;
+ * - the home page probe: a site's first relevant page queues the site's home page at `rootProbe` x the page's best
+ *   link score, once per site: a documentation site's home is its table of contents.
  *
- * The reserve: links the full frontier evicts or turns away are kept, the best `reserve` (4) of each site and at most
- * MAX_BUFFER in all, and the exploring slot may also choose among them, so a site flooded out of the frontier can
- * still be tried. Two gates keep it from costing topics whose relevant pages are on one site: it is kept only when the
- * seeds span `reserveSites` (3) sites or more (seeds near relevant pages on many sites say those pages are spread),
- * and taken from only once the recent harvest (the share of relevant pages, a moving average over 50) has fallen to
- * `reserveHarvest` (0.1), when the seeds' neighbourhood is used up. Ungated, it cost one-site topics a fourth of their
- * fetches; gated, it finds the other sites' targets of cross-site topics at the same recall-area
- * (lab/results/default-tuning/README.md, last section).
+ * Relevance feedback: a judgement counts as several (up) or one (down) fetched pages in the bandit and the
+ * classifier, and an up-voted page's link words join the centroid.
  *
- * The home page probe: with the same gate on the seeds' sites (`rootProbeSites`, 3), a site's first relevant page
- * queues the site's home page (origin + "/") at `rootProbe` (3) x that page's best link score, once per site. A
- * documentation site's home is its table of contents: its anchors name the pages of a subject spread over many
- * sites, which the crawl, entering each site through one page, would otherwise reach late or not at all.
- *
- * Everything is deterministic for a given RNG seed (draws come from the seeded Rng). State is small: the classifier
- * is 2^12 hashed weights (saved sparse), the bandit two counters per section and site.
- *
- * Defaults: the classic part keeps forager-classic's tuned weights; the learned parts' (wClassifier 1, wSection 1,
- * wShare 0.5, ucb 0.5, relevance bar 0.5) were set by design, and the alternatives tried on DocWeb-L's tuning split
- * did not beat them; the reserve's and the probe's were chosen there (lab/results/default-tuning). `forager-no-reserve`
- * is the default as it was before the reserve, `forager-no-probe` as it was before the probe.
+ * Deterministic for an RNG seed. State is small: 2^12 hashed classifier weights (saved sparse), two counters per
+ * section and site, the queued links' features. Why these parts and weights: docs/decisions/0001-0003.
+ * `forager-no-reserve` and `forager-no-probe` are this strategy without the reserve and without the probe.
+ * Strategies built on this one add a part through {@link ForagerStrategy.leadScore} and learn through
+ * {@link ForagerStrategy.learnFromPage}.
  */
 import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
 import { Centroid, contextProximity, prepareTopic, urlMatches, urlTerms, type PreparedTopic } from './link-scoring';
-import { fnv1a } from '../text/hash';
 import { termsCosine } from '../text/vector';
+import { OnlineLogistic } from './link-classifier';
+import { SectionBandit, siteOf } from './section-bandit';
+import { SiteReserve } from './site-reserve';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, asObject, num, str, strings } from './state';
 
@@ -99,246 +83,6 @@ const URL_PARTS_KEPT = 4096;
 /** Fetched pages whose link features are kept for judgements. */
 const JUDGEABLE_PAGES = 2000;
 
-/** Feature names whose bucket is kept, per prefix. */
-const BUCKETS_KEPT = 8192;
-
-/** Number of hashed feature buckets of the link classifier (2^12). */
-export const CLASSIFIER_BUCKETS = 4096;
-
-/** scheme://host[:port], then the path (links reach strategies canonical, so no URL parsing is needed). */
-const URL_PARTS = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]*)([^?#]*)/i;
-
-/**
- * The origin and site section (origin + first path folder) of a URL; a page at the root is in the root section, and
- * something that is not an absolute URL is its own site. A regular expression, not `new URL`: this runs for every
- * link of every page.
- */
-export function siteOf(url: string): { site: string; section: string } {
-  const m = URL_PARTS.exec(url);
-  if (!m) return { site: url, section: url };
-  const path = m[2];
-  const end = path.indexOf('/', 1);
-  return { site: m[1], section: `${m[1]}${end > 0 ? path.slice(0, end) : '/'}` };
-}
-
-/**
- * An online logistic regression over hashed sparse binary features (the "hashing trick"), trained by one SGD step
- * per example. Features of one example are scaled by 1/sqrt(count) so long anchors do not dominate.
- */
-export class OnlineLogistic {
-  private w: Float64Array;
-  private bias = 0;
-  /** Examples seen, positives among them. */
-  examples = 0;
-  positives = 0;
-  /** Buckets of recent feature names, by prefix (names repeat from link to link); not saved. */
-  private readonly bucketsKept = new Map<string, Map<string, number>>();
-
-  constructor(
-    readonly buckets = CLASSIFIER_BUCKETS,
-    private readonly rate = 0.1,
-    private readonly l2 = 1e-4,
-  ) {
-    this.w = new Float64Array(buckets);
-  }
-
-  /** Bucket indices of feature names (duplicates kept once). */
-  indices(features: readonly string[]): number[] {
-    return this.prefixed([['', features]]);
-  }
-
-  /**
-   * Bucket indices of features given as groups of names sharing a prefix: the same buckets as {@link indices} of
-   * the joined names, in the same order, without building the joined strings (this runs for every link of every page).
-   */
-  prefixed(groups: readonly (readonly [string, readonly string[]])[]): number[] {
-    const out: number[] = [];
-    for (let g = 0; g < groups.length; g++) this.addBuckets(out, groups[g][0], groups[g][1]);
-    return out;
-  }
-
-  /**
-   * The buckets of a link's features, as {@link prefixed} gives them, without building the groups: anchor words
-   * ('a:'), context words before and after ('c:'), URL words ('u:'), site ('h:') and section ('s:').
-   */
-  linkIndices(link: LinkFeature, urlWords: readonly string[], site: string, section: string): number[] {
-    const out: number[] = [];
-    this.addBuckets(out, 'a:', link.anchorTerms);
-    this.addBuckets(out, 'c:', link.contextBefore);
-    this.addBuckets(out, 'c:', link.contextAfter);
-    this.addBuckets(out, 'u:', urlWords);
-    this.addBucket(out, 'h:', site);
-    this.addBucket(out, 's:', section);
-    return out;
-  }
-
-  /** Adds the buckets of `names` under `prefix` to `out`, each once. */
-  private addBuckets(out: number[], prefix: string, names: readonly string[]): void {
-    const kept = this.keptFor(prefix);
-    for (let i = 0; i < names.length; i++) this.addKept(out, kept, prefix, names[i]);
-  }
-
-  private addBucket(out: number[], prefix: string, name: string): void {
-    this.addKept(out, this.keptFor(prefix), prefix, name);
-  }
-
-  private keptFor(prefix: string): Map<string, number> {
-    let kept = this.bucketsKept.get(prefix);
-    if (kept === undefined) this.bucketsKept.set(prefix, (kept = new Map()));
-    return kept;
-  }
-
-  private addKept(out: number[], kept: Map<string, number>, prefix: string, name: string): void {
-    let bucket = kept.get(name);
-    if (bucket === undefined) {
-      bucket = fnv1a(name, prefix) % this.buckets;
-      if (kept.size >= BUCKETS_KEPT) kept.clear();
-      kept.set(name, bucket);
-    }
-    // A few dozen features: a scan is cheaper than a set.
-    if (!out.includes(bucket)) out.push(bucket);
-  }
-
-  /** P(positive) for hashed feature indices. */
-  predict(idx: readonly number[]): number {
-    if (idx.length === 0) return 1 / (1 + Math.exp(-this.bias));
-    const x = 1 / Math.sqrt(idx.length);
-    let z = this.bias;
-    for (const i of idx) z += this.w[i] * x;
-    return 1 / (1 + Math.exp(-z));
-  }
-
-  /**
-   * One SGD step on the log loss. Positives are weighted by the running ratio of negatives to positives (at most
-   * 20), so a crawl that finds one relevant page in twenty still learns what it looks like.
-   */
-  learn(idx: readonly number[], positive: boolean): void {
-    this.examples++;
-    if (positive) this.positives++;
-    const ratio = this.positives > 0 ? (this.examples - this.positives) / this.positives : 1;
-    const weight = positive ? Math.min(20, Math.max(1, ratio)) : 1;
-    const p = this.predict(idx);
-    const g = this.rate * weight * ((positive ? 1 : 0) - p);
-    const x = idx.length > 0 ? 1 / Math.sqrt(idx.length) : 0;
-    for (const i of idx) this.w[i] += g * x - this.rate * this.l2 * this.w[i];
-    this.bias += g;
-  }
-
-  /** Sparse: only the weights that moved. */
-  toJSON(): Json {
-    const weights: number[] = [];
-    for (let i = 0; i < this.w.length; i++) if (this.w[i] !== 0) weights.push(i, this.w[i]);
-    return { buckets: this.buckets, bias: this.bias, examples: this.examples, positives: this.positives, weights };
-  }
-
-  /** @throws TypeError if `state` is not the output of {@link toJSON} for this many buckets. */
-  load(state: Json): void {
-    const s = asObject(state, 'classifier');
-    if (num(s.buckets, 'classifier buckets') !== this.buckets)
-      throw new TypeError(`invalid classifier state: ${String(s.buckets)} buckets, expected ${this.buckets}`);
-    const flat = asArray(s.weights, 'classifier weights');
-    if (flat.length % 2 !== 0) throw new TypeError('invalid classifier state: odd weights list');
-    const w = new Float64Array(this.buckets);
-    for (let k = 0; k < flat.length; k += 2) {
-      const i = num(flat[k], 'classifier index');
-      if (!Number.isInteger(i) || i < 0 || i >= this.buckets) throw new TypeError(`invalid classifier index ${i}`);
-      w[i] = num(flat[k + 1], 'classifier weight');
-    }
-    this.w = w;
-    this.bias = num(s.bias, 'classifier bias');
-    this.examples = num(s.examples, 'classifier examples');
-    this.positives = num(s.positives, 'classifier positives');
-  }
-}
-
-/** Pulls and rewards of one arm. */
-interface Arm {
-  pulls: number;
-  reward: number;
-}
-
-/**
- * A bandit over site sections: every fetched page is a pull of its section (and site) with reward 1 if relevant.
- * Means are shrunk hierarchically (section towards site, site towards the crawl, with `prior` pseudo-pulls each),
- * and {@link ucb} adds UCB1's exploration bonus.
- */
-export class SectionBandit {
-  readonly sections = new Map<string, Arm>();
-  readonly sites = new Map<string, Arm>();
-  pulls = 0;
-  reward = 0;
-
-  constructor(private readonly prior = 2) {}
-
-  /** Records one fetched page of `url`'s section (`pulls` of them: a judgement counts several; negative takes them back). */
-  record(url: string, reward: number, pulls = 1): void {
-    const { site, section } = siteOf(url);
-    this.pulls += pulls;
-    this.reward += reward * pulls;
-    for (const [map, key] of [
-      [this.sites, site],
-      [this.sections, section],
-    ] as const) {
-      const arm = map.get(key) ?? { pulls: 0, reward: 0 };
-      arm.pulls += pulls;
-      arm.reward += reward * pulls;
-      map.set(key, arm);
-    }
-  }
-
-  /** The crawl's mean reward, with one pseudo-success and one pseudo-failure (0.5 before any page). */
-  overall(): number {
-    return (this.reward + 1) / (this.pulls + 2);
-  }
-
-  /** Site mean shrunk towards the crawl's. */
-  siteMean(site: string): number {
-    const a = this.sites.get(site);
-    const m = this.overall();
-    return a ? (a.reward + this.prior * m) / (a.pulls + this.prior) : m;
-  }
-
-  /** Section mean shrunk towards its site's. */
-  mean(section: string, site: string): number {
-    const a = this.sections.get(section);
-    const m = this.siteMean(site);
-    return a ? (a.reward + this.prior * m) / (a.pulls + this.prior) : m;
-  }
-
-  /** Share of all fetched pages that came from `site`. */
-  share(site: string): number {
-    return this.pulls > 0 ? (this.sites.get(site)?.pulls ?? 0) / this.pulls : 0;
-  }
-
-  /** Upper confidence bound of a section (UCB1 with exploration factor `c`). */
-  ucb(section: string, site: string, c: number): number {
-    const n = this.sections.get(section)?.pulls ?? 0;
-    return this.mean(section, site) + c * Math.sqrt(Math.log(this.pulls + 1) / (n + 1));
-  }
-
-  toJSON(): Json {
-    const arms = (m: Map<string, Arm>) => [...m].map(([k, a]) => [k, a.pulls, a.reward]);
-    return { pulls: this.pulls, reward: this.reward, sections: arms(this.sections), sites: arms(this.sites) };
-  }
-
-  /** @throws TypeError if `state` is not the output of {@link toJSON}. */
-  load(state: Json): void {
-    const s = asObject(state, 'bandit');
-    this.pulls = num(s.pulls, 'bandit pulls');
-    this.reward = num(s.reward, 'bandit reward');
-    for (const [key, map] of [
-      ['sections', this.sections],
-      ['sites', this.sites],
-    ] as const) {
-      map.clear();
-      for (const raw of asArray(s[key], `bandit ${key}`)) {
-        const [k, p, r] = asArray(raw, `bandit ${key} entry`);
-        map.set(str(k, 'bandit arm'), { pulls: num(p, 'arm pulls'), reward: num(r, 'arm reward') });
-      }
-    }
-  }
-}
-
 /** What a link's URL says: its words (urlTerms), the topic terms they name (urlMatches), its site and section. */
 interface UrlParts {
   words: string[];
@@ -348,7 +92,7 @@ interface UrlParts {
 }
 
 /** What the strategy remembers of a queued link. */
-interface LinkInfo {
+export interface LinkInfo {
   /** Fixed parts of the score (parent, inherited, anchor, context). */
   base: number;
   /** Topic terms the URL names. */
@@ -360,6 +104,8 @@ interface LinkInfo {
   inherited: number;
   site: string;
   section: string;
+  /** The page the link was found on (the one whose score it carries). */
+  parent: string | undefined;
 }
 
 /** The parts of one link's score, for tests and the popup's "why this link". */
@@ -373,11 +119,13 @@ export interface ForagerScore {
   classifier: number;
   section: number;
   share: number;
+  /** What a strategy built on this one adds (0 here). */
+  lead: number;
   total: number;
 }
 
 export class ForagerStrategy extends FrontierStrategy {
-  readonly name = 'forager';
+  readonly name: string = 'forager';
   readonly params: typeof FORAGER_DEFAULTS;
   private topic: PreparedTopic;
   private info = new Map<string, LinkInfo>();
@@ -395,8 +143,7 @@ export class ForagerStrategy extends FrontierStrategy {
    * Links the full frontier evicted or turned away, the best `reserve` per site, with what the strategy knows of them:
    * only the bandit's exploring slot takes from here, so a site flooded out of the frontier can still be tried.
    */
-  private reserved = new Map<string, { entry: FrontierEntry; info: LinkInfo }[]>();
-  private reservedSite = new Map<string, string>();
+  private reserved: SiteReserve<LinkInfo>;
   /** The seeds' sites: the reserve is kept only when they are `reserveSites` or more (see {@link reserve}). */
   private seedSites = new Set<string>();
   /** Share of relevant pages among the recent ones (a moving average over about HARVEST_PAGES pages). */
@@ -404,11 +151,17 @@ export class ForagerStrategy extends FrontierStrategy {
   /** What the URLs of recent links say (pages of one site repeat their navigation links); not saved. */
   private urlPartsKept = new Map<string, UrlParts>();
 
-  constructor(ctx: StrategyContext) {
+  /** @param info the registry entry whose parameters `ctx.params` sets (a strategy built on this one has more). */
+  constructor(ctx: StrategyContext, info: StrategyInfo = foragerInfo) {
     // Seeds above any link score, so they go first.
     super(ctx, SEED_SCORE);
-    this.params = numericParams<keyof typeof FORAGER_DEFAULTS>(foragerInfo, ctx.params);
+    this.params = numericParams<keyof typeof FORAGER_DEFAULTS>(info, ctx.params);
     this.topic = prepareTopic(ctx.topic);
+    this.reserved = this.newReserve();
+  }
+
+  private newReserve(): SiteReserve<LinkInfo> {
+    return new SiteReserve(this.params.reserve, () => this.frontier.capacity);
   }
 
   /** Scores one link of a page with similarity `sim` whose own inherited score is `parentInherited`. */
@@ -423,6 +176,7 @@ export class ForagerStrategy extends FrontierStrategy {
     sim: number,
     parentInherited: number,
     { words: uw, matches, site, section }: UrlParts,
+    parent?: string,
   ): { info: LinkInfo; anchor: number; context: number } {
     const p = this.params;
     const inherited = Math.max(sim, p.decay * parentInherited);
@@ -431,7 +185,7 @@ export class ForagerStrategy extends FrontierStrategy {
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
     const features = this.classifier.linkIndices(link, uw, site, section);
     const base = p.wPage * sim + p.wInherited * inherited + p.wAnchor * anchor + p.wContext * context;
-    return { info: { base, url: matches, words, features, inherited, site, section }, anchor, context };
+    return { info: { base, url: matches, words, features, inherited, site, section, parent }, anchor, context };
   }
 
   /**
@@ -451,10 +205,31 @@ export class ForagerStrategy extends FrontierStrategy {
     const classifier = this.classifier.examples > 0 && p.wClassifier !== 0 ? this.classifier.predict(info.features) : 0;
     const section = this.bandit.mean(info.section, info.site) - this.bandit.overall();
     const share = this.bandit.share(info.site);
+    const lead = this.leadScore(info);
     const total =
-      info.base + p.wUrl * url + p.wLearned * learned + p.wClassifier * classifier + p.wSection * section - p.wShare * share;
-    return { ...fixed, url, learned, classifier, section, share, total };
+      info.base +
+      p.wUrl * url +
+      p.wLearned * learned +
+      p.wClassifier * classifier +
+      p.wSection * section -
+      p.wShare * share +
+      lead;
+    return { ...fixed, url, learned, classifier, section, share, lead, total };
   }
+
+  /** Whether saved links keep the page they were found on (forager does not read it back; leadScore may). */
+  protected readonly savesParents: boolean = false;
+
+  /** What a strategy built on this one adds to a link's score (weighted already); forager adds nothing. */
+  protected leadScore(_info: LinkInfo): number {
+    return 0;
+  }
+
+  /**
+   * What a strategy built on this one learns from a fetched page (after the classifier and the bandit): `own` is what
+   * was known of the link that led to it (undefined for a seed), `relevant` the page's label.
+   */
+  protected learnFromPage(_page: EvaluatedPage, _own: LinkInfo | undefined, _relevant: boolean): void {}
 
   /** The same total as {@link parts}, without building the parts (the whole frontier is re-scored every interval). */
   private total(info: LinkInfo): number {
@@ -468,7 +243,8 @@ export class ForagerStrategy extends FrontierStrategy {
       p.wLearned * learned +
       p.wClassifier * classifier +
       p.wSection * section -
-      p.wShare * this.bandit.share(info.site)
+      p.wShare * this.bandit.share(info.site) +
+      this.leadScore(info)
     );
   }
 
@@ -509,6 +285,7 @@ export class ForagerStrategy extends FrontierStrategy {
       this.classifier.learn(own.features, relevant);
       if (relevant) this.waiting.push(own.words);
     }
+    this.learnFromPage(page, own, relevant);
     const parentInherited = own?.inherited ?? 0;
     // Every link's URL counts into the rarity weights before any link of the page is scored.
     const urlParts = page.links.map((link) => this.urlPartsOf(link.url));
@@ -519,7 +296,7 @@ export class ForagerStrategy extends FrontierStrategy {
     let bestLink = -Infinity;
     for (let i = 0; i < page.links.length; i++) {
       const link = page.links[i];
-      const { info } = this.linkInfo(link, sim, parentInherited, urlParts[i]);
+      const { info } = this.linkInfo(link, sim, parentInherited, urlParts[i], page.url);
       const total = this.total(info);
       if (total > bestLink) bestLink = total;
       if (this.info.has(link.url) && this.frontier.has(link.url)) {
@@ -529,7 +306,7 @@ export class ForagerStrategy extends FrontierStrategy {
         }
         continue;
       }
-      if (this.reservedSite.has(link.url)) this.unreserve(link.url);
+      if (this.reserved.has(link.url)) this.reserved.take(link.url);
       const result = this.enqueue(link.url, total, page);
       if (result === 'added' || result === 'evicted-other') this.info.set(link.url, info);
       else if (result === 'rejected') this.reserve({ url: link.url, score: total, depth: page.depth + 1, from: page.url }, info);
@@ -559,15 +336,12 @@ export class ForagerStrategy extends FrontierStrategy {
     for (const w of this.waiting) this.centroid.add(w);
     this.waiting = [];
     for (const [url, info] of this.info) if (this.frontier.has(url)) this.frontier.setScore(url, this.total(info));
-    if (this.reservedSite.size > 0) this.rescoreReserve();
+    if (this.reserved.size > 0) this.rescoreReserve();
   }
 
   /** Re-scores the reserve; a link now above the frontier's worst goes back into the frontier. */
   private rescoreReserve(): void {
-    const all = [...this.reserved.values()].flat();
-    this.reserved.clear();
-    this.reservedSite.clear();
-    for (const r of all) {
+    for (const r of this.reserved.drain()) {
       const score = this.total(r.info);
       const entry = { ...r.entry, score };
       const worst = this.frontier.size >= this.frontier.capacity ? this.frontier.peekMin()?.score : undefined;
@@ -592,47 +366,8 @@ export class ForagerStrategy extends FrontierStrategy {
    * `reserveSites` sites or more: seeds near relevant pages on many sites say the relevant pages are on many sites.
    */
   private reserve(entry: FrontierEntry, info: LinkInfo): void {
-    const cap = this.params.reserve;
-    if (cap <= 0 || this.seedSites.size < this.params.reserveSites || this.reservedSite.has(entry.url)) return;
-    const list = this.reserved.get(info.site) ?? [];
-    if (list.length >= cap && !(entry.score > list[list.length - 1].entry.score)) return;
-    let at = list.length;
-    while (at > 0 && list[at - 1].entry.score < entry.score) at--;
-    list.splice(at, 0, { entry, info });
-    this.reservedSite.set(entry.url, info.site);
-    if (list.length > cap) this.reservedSite.delete(list.pop()!.entry.url);
-    this.reserved.set(info.site, list);
-    // Bounded as the frontier is (a crawl over thousands of sites): past MAX_BUFFER links the worst one goes.
-    if (this.reservedSite.size > this.frontier.capacity) this.dropWorstReserved();
-  }
-
-  /** Drops the lowest-scored reserved link (of the first site that has it, in the order sites were reserved). */
-  private dropWorstReserved(): void {
-    let worstSite: string | undefined;
-    let worst = Infinity;
-    for (const [site, list] of this.reserved) {
-      const score = list[list.length - 1].entry.score;
-      if (score < worst) {
-        worst = score;
-        worstSite = site;
-      }
-    }
-    if (worstSite === undefined) return;
-    const list = this.reserved.get(worstSite)!;
-    this.reservedSite.delete(list.pop()!.entry.url);
-    if (list.length === 0) this.reserved.delete(worstSite);
-  }
-
-  /** Takes a link out of the reserve; returns it with what the strategy knows of it. */
-  private unreserve(url: string): { entry: FrontierEntry; info: LinkInfo } | undefined {
-    const site = this.reservedSite.get(url);
-    if (site === undefined) return undefined;
-    this.reservedSite.delete(url);
-    const list = this.reserved.get(site)!;
-    const at = list.findIndex((r) => r.entry.url === url);
-    const [r] = list.splice(at, 1);
-    if (list.length === 0) this.reserved.delete(site);
-    return r;
+    if (this.seedSites.size < this.params.reserveSites) return;
+    this.reserved.add(info.site, entry, info);
   }
 
   protected override evicted(entry: FrontierEntry): void {
@@ -642,14 +377,14 @@ export class ForagerStrategy extends FrontierStrategy {
   }
 
   override frontierSize(): number {
-    return this.frontier.size + this.reservedSite.size;
+    return this.frontier.size + this.reserved.size;
   }
 
   protected override forget(url: string): void {
     this.info.delete(url);
   }
 
-  // --- Relevance feedback (issue 15): the user's judgements teach the classifier, the bandit and the centroid. ---
+  // --- Relevance feedback: the user's judgements teach the classifier, the bandit and the centroid. ---
 
   /** The link features of recently fetched pages (not saved: after a resume, older pages teach the bandit only). */
   private judgeable = new Map<string, LinkInfo>();
@@ -716,7 +451,7 @@ export class ForagerStrategy extends FrontierStrategy {
     });
     // Reserved links only once the seeds' neighbourhood has stopped paying (reserveHarvest), or when nothing else is left.
     const reserveOpen = anyReserved || this.recentHarvest <= this.params.reserveHarvest;
-    for (const [site, list] of reserveOpen ? this.reserved : []) {
+    for (const [site, list] of reserveOpen ? this.reserved.sites() : []) {
       // Only sites where relevance has turned up: elsewhere the reserve would spend the budget of one-site topics.
       if ((this.bandit.sites.get(site)?.reward ?? 0) < gate) continue;
       for (const { entry, info } of list) {
@@ -733,7 +468,7 @@ export class ForagerStrategy extends FrontierStrategy {
       }
     }
     if (!chosen) return undefined;
-    const fromReserve = this.unreserve(chosen.url);
+    const fromReserve = this.reserved.take(chosen.url);
     if (!fromReserve) return this.frontier.entryOf(chosen.url);
     // Known again as a queued link would be, so the page it leads to trains the classifier.
     this.info.set(chosen.url, fromReserve.info);
@@ -751,7 +486,7 @@ export class ForagerStrategy extends FrontierStrategy {
     const top = n - explore;
     if (
       explore > 0 &&
-      (this.frontier.size > top || this.reservedSite.size > 0) &&
+      (this.frontier.size > top || this.reserved.size > 0) &&
       (this.frontier.peekMax()?.score ?? 0) < SEED_SCORE &&
       this.rng.next() < explore / n
     ) {
@@ -764,16 +499,16 @@ export class ForagerStrategy extends FrontierStrategy {
     }
     const drawn = this.drawFromBest(top, ready);
     // With nothing queued the reserve is all there is, gated or not (else the crawl would end with links left).
-    if (!drawn && this.frontier.size === 0 && this.reservedSite.size > 0) return this.banditPick(ready, true) ?? null;
+    if (!drawn && this.frontier.size === 0 && this.reserved.size > 0) return this.banditPick(ready, true) ?? null;
     return drawn;
   }
 
   protected override saveState(): Record<string, Json> {
     return {
-      info: [...this.info.entries()].map(([u, i]) => infoJson(u, i)),
-      reserved: [...this.reserved.values()]
-        .flat()
-        .map(({ entry: e, info }) => [e.score, e.depth, e.from ?? null, infoJson(e.url, info)]),
+      info: [...this.info.entries()].map(([u, i]) => infoJson(u, i, this.savesParents)),
+      reserved: [...this.reserved.sites()]
+        .flatMap(([, list]) => list)
+        .map(({ entry: e, info }) => [e.score, e.depth, e.from ?? null, infoJson(e.url, info, this.savesParents)]),
       seedSites: [...this.seedSites],
       probed: [...this.probed],
       recentHarvest: this.recentHarvest,
@@ -790,16 +525,15 @@ export class ForagerStrategy extends FrontierStrategy {
 
   protected override resetState(): void {
     this.info = new Map();
-    this.reserved = new Map();
-    this.reservedSite = new Map();
+    this.reserved = this.newReserve();
     this.seedSites = new Set();
     this.probed = new Set();
     this.recentHarvest = 1;
   }
 
-  /** A queued link's saved info (see infoJson); without features (before issue 14) they are its words. */
+  /** A queued link's saved info (see infoJson); without features (saved by forager-classic) they are its words. */
   private infoOf(raw: Json): [string, LinkInfo] {
-    const [u, base, inh, words, url, features] = asArray(raw, 'forager info entry');
+    const [u, base, inh, words, url, features, parent] = asArray(raw, 'forager info entry');
     const link = str(u, 'url');
     const terms = strings(words, 'words');
     return [
@@ -814,13 +548,14 @@ export class ForagerStrategy extends FrontierStrategy {
             ? this.classifier.prefixed([['w:', terms]])
             : asArray(features, 'features').map((f) => num(f, 'feature')),
         ...siteOf(link),
+        parent: parent === undefined || parent === null ? undefined : str(parent, 'parent'),
       },
     ];
   }
 
   /**
    * Restores {@link saveState}'s output, and also the state of forager-classic, which was saved under the name
-   * `forager` before issue 14 (crawls paused then resume here): the classic parts carry over, the classifier and the
+   * `forager` when it was the default (crawls paused then resume here): the classic parts carry over, the classifier and the
    * bandit start empty, and queued links get their words as classifier features.
    */
   protected override restoreState(s: { [key: string]: Json }): void {
@@ -855,8 +590,10 @@ export class ForagerStrategy extends FrontierStrategy {
 const HARVEST_PAGES = 50;
 
 /** A link's info as saved: URL, fixed score, inherited score, centroid words, URL terms, classifier features. */
-function infoJson(url: string, i: LinkInfo): Json {
-  return [url, i.base, i.inherited, i.words, i.url, i.features];
+function infoJson(url: string, i: LinkInfo, withParent: boolean): Json {
+  const saved: Json[] = [url, i.base, i.inherited, i.words, i.url, i.features];
+  if (withParent) saved.push(i.parent ?? null);
+  return saved;
 }
 
 const weight = (name: string, label: string, def: number, description: string) => ({

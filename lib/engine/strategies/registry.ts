@@ -9,6 +9,7 @@ import { bestNFirstInfo } from './best-n-first';
 import { breadthFirstInfo } from './breadth-first';
 import { foragerInfo } from './forager';
 import { foragerClassicInfo } from './forager-classic';
+import { foragerLeadsInfo } from './forager-leads';
 import { infoSpidersInfo } from './infospiders';
 import { pageRankInfo } from './pagerank';
 import { sharkSearchInfo } from './shark-search';
@@ -27,6 +28,7 @@ const BUILT_IN: StrategyInfo[] = [
   anchorTextInfo,
   adaptiveBnfInfo,
   foragerInfo,
+  foragerLeadsInfo,
   foragerClassicInfo,
 ];
 
