@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { exportCrawlStream } from '../lib/app/export/index';
 import { describeStrategies } from '../lib/app/handlers';
+import { describeRefusedHosts, HostAdmission } from '../lib/app/host-admission';
 import { CrawlRunner } from '../lib/app/runner';
 import { crawlPolicy } from '../lib/app/settings';
 import { openFileStore } from '../lib/app/store/file-store';
@@ -23,7 +24,7 @@ import {
   type PageResult,
   type UrlPolicy,
 } from '../lib/engine';
-import { createGuardedFetch } from '../lib/node/guarded-fetch';
+import { createGuardedFetch, type Resolver } from '../lib/node/guarded-fetch';
 import { CRAWL_HELP, type CrawlCommand, type CrawlOutput, parseCrawlArgs, UsageError } from './args';
 
 export interface CliIo {
@@ -31,6 +32,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   /** Registers what Ctrl-C does (the entry point connects it to SIGINT). */
   onInterrupt?(stop: () => void): void;
+  /** How host names are resolved; default the system's (tests play wildcard DNS with it). */
+  resolve?: Resolver;
 }
 
 /** Exit codes: 0 pages found, 1 the crawl failed or found nothing (with the reason), 2 a usage error. */
@@ -155,16 +158,24 @@ async function crawl(
     lastProgress = Date.now();
     say(io.stderr.isTTY ? `\r\x1b[K${formatStats(stats)}${final ? '\n' : ''}` : `${formatStats(stats)}\n`);
   };
+  /** One per run of this command (a resume that fails over starts another). */
+  const admissions: HostAdmission[] = [];
   const runner = new CrawlRunner({
     store,
     evaluator: localEvaluator,
     strategies: () => describeStrategies(listStrategies()),
     urlPolicy: (record) => cliPolicy(record),
-    makeFetcher: (settings, urlPolicy) => {
-      // Connections only to addresses the policy allows, whatever a host name resolves to (lib/node/guarded-fetch.ts).
-      const net = createGuardedFetch(urlPolicy);
+    makeFetcher: (settings, urlPolicy, seeds) => {
+      // Connections only to addresses the policy allows, whatever a host name resolves to (lib/node/guarded-fetch.ts);
+      // after a private answer, no new host of its domain or linking page is even looked up (host-admission.ts).
+      const admission = new HostAdmission(seeds);
+      admissions.push(admission);
+      const net = createGuardedFetch(urlPolicy, {
+        ...(io.resolve ? { resolve: io.resolve } : {}),
+        onRefused: (host, detail) => admission.privateAnswer(host, detail),
+      });
       const fetcher = createFetcher({
-        fetch: net.fetch,
+        fetch: admission.guardFetch(net.fetch),
         politenessDelayMs: settings.politenessDelayMs,
         maxInFlight: settings.fetch?.concurrency,
         timeoutMs: settings.fetch?.timeoutMs,
@@ -172,13 +183,13 @@ async function crawl(
         respectRobots: settings.fetch?.respectRobots ?? true,
         urlPolicy,
       });
-      return {
+      return admission.guardFetcher({
         ...fetcher,
         close() {
           fetcher.close();
           void net.close();
         },
-      };
+      });
     },
     onUpdate: (_id, record) => progress(record.stats),
     onError: (error) => say(`\nforager: ${errorMessage(error)}\n`),
@@ -224,6 +235,10 @@ async function crawl(
   const final = (await store.getCrawl(record.id)) ?? record;
   progress(final.stats, true);
   if (!output.quiet) say(`${endReason(final)}\n`);
+  for (const admission of admissions) {
+    const refused = describeRefusedHosts(admission.report());
+    if (refused) say(`${refused}\n`);
+  }
 
   const count = await store.countPages(record.id);
   if (output.json) {

@@ -18,6 +18,7 @@ import {
 } from '../lib/app/address-guard';
 import { createPortEvaluator, type EvaluatorPorts, offscreenEnsurer } from '../lib/app/evaluator/port-evaluator';
 import { describeStrategies } from '../lib/app/handlers';
+import { describeRefusedHosts, HostAdmission } from '../lib/app/host-admission';
 import { networkGuardRules } from '../lib/app/network-guard';
 import { BATTERY_QUERY, type BatteryAnswer, type EvaluatorPortHandoff, type TabContext } from '../lib/app/protocol';
 import type { DeviceConditions } from '../lib/app/watch';
@@ -270,12 +271,17 @@ export default defineBackground(() => {
       await dnr.updateSessionRules({ removeRuleIds, addRules });
       watchRequests(true);
     },
-    makeFetcher: (settings, urlPolicy) => {
-      // Every request of the run goes through the address guard, which the browser's reports feed while it is open.
+    makeFetcher: (settings, urlPolicy, seeds) => {
+      // Every request of the run goes through the address guard, which the browser's reports feed while it is open,
+      // and the host admission, which bounds the new host names tried before their address is known.
+      const admission = new HostAdmission(seeds);
       const guard = new AddressGuard({
         policy: urlPolicy,
         fetch: (input, init) => globalThis.fetch(input, init),
-        onBan: (ban) => console.warn('[forager] refused', ban.detail),
+        onBan: (ban) => {
+          admission.privateAnswer(ban.host, ban.detail);
+          console.warn('[forager] refused', ban.detail);
+        },
       });
       addressGuard = guard;
       openFetchers++;
@@ -287,12 +293,14 @@ export default defineBackground(() => {
         timeoutMs: 10_000,
         respectRobots: true,
         urlPolicy,
-        fetch: guard.fetch,
+        fetch: admission.guardFetch(guard.fetch),
       });
       let closed = false;
-      return {
+      return admission.guardFetcher({
         ...fetcher,
         close() {
+          const refused = describeRefusedHosts(admission.report());
+          if (refused && !closed) console.warn('[forager]', refused);
           fetcher.close();
           if (closed) return;
           closed = true;
@@ -301,7 +309,7 @@ export default defineBackground(() => {
             if (addressGuard === guard) addressGuard = null;
           }
         },
-      };
+      });
     },
     retention: storedRetention({
       get: (key) => browser.storage.local.get(key),

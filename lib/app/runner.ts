@@ -89,8 +89,11 @@ export interface RunnerDeps {
   onRunEnded?(record: CrawlRecord): void;
   /** The one evaluator all crawls share. */
   evaluator: Evaluator;
-  /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
-  makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
+  /**
+   * A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. `seeds` are
+   * the run's start URLs (their hosts are trusted: host-admission.ts).
+   */
+  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): PageFetcher & { close?(): void };
   /** The URL rules of a crawl. Default: lib/app/settings' crawlPolicy (private seed hosts only if the user ticked them). */
   urlPolicy?(record: CrawlRecord): UrlPolicy;
   /**
@@ -657,7 +660,7 @@ export class CrawlRunner {
       this.deps.onCrawlsChanged?.();
       throw error;
     }
-    const fetcher = this.deps.makeFetcher(record.settings, policy);
+    const fetcher = this.deps.makeFetcher(record.settings, policy, record.seeds);
     const controller = new AbortController();
     let crawl: Crawl;
     try {
