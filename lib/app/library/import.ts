@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import type { PageResult, SkipRecord } from '../../engine';
 import { JSON_FORMAT, JSON_VERSION } from '../export/json';
 import { MAX_NAME_LENGTH, MAX_RETRIES, MAX_SEEDS } from '../settings';
+import { settingsProblems } from '../settings-bounds';
 import { RECORD_VERSION, type CrawlRecord } from '../store/types';
 import { oneLine } from '../text-safety';
 
@@ -253,6 +254,10 @@ export function parseCrawlExport(json: string): ImportedCrawl {
     throw new ImportError(`The file is not a valid Forager export: ${problems.join('; ')}${more}.`);
   }
   const doc = result.output;
+  const outOfBounds = settingsProblems(doc.crawl.settings);
+  if (outOfBounds.length) {
+    throw new ImportError(`The file's crawl settings are out of bounds: ${outOfBounds.slice(0, 3).join('; ')}.`);
+  }
   // Leave to reach the user's own network is given in this browser, never by a file: emptied on import.
   // (Values replaced in place: the keys keep their order, so the crawl exports again to the same file.)
   const noPrivateHosts = <T extends object>(o: T): T =>
