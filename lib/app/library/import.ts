@@ -8,7 +8,7 @@
  * any leave to fetch private hosts is emptied (`privateHosts`, `fetch.allowPrivate`): that is given in this browser only.
  */
 import * as v from 'valibot';
-import type { PageResult, SkipRecord } from '../../engine';
+import { MAX_VALIDATOR_CHARS, type PageResult, type SkipRecord } from '../../engine';
 import { JSON_FORMAT, JSON_VERSION } from '../export/json';
 import { MAX_NAME_LENGTH, MAX_RETRIES, MAX_SEEDS } from '../settings';
 import { settingsProblems } from '../settings-bounds';
@@ -149,8 +149,8 @@ const PageSchema = v.object({
   depth: count,
   from: v.optional(httpUrl),
   fetchedAt: finite,
-  lastModified: v.optional(text(200)),
-  etag: v.optional(text(1000)),
+  lastModified: v.optional(text(MAX_VALIDATOR_CHARS.lastModified)),
+  etag: v.optional(text(MAX_VALIDATOR_CHARS.etag)),
   contentHash: v.optional(text(100)),
   firstSeenAt: v.optional(finite),
   changedAt: v.optional(finite),
