@@ -12,6 +12,7 @@ import { MAX_VALIDATOR_CHARS, type PageResult, type SkipRecord } from '../../eng
 import { JSON_FORMAT, JSON_VERSION } from '../export/json';
 import { MAX_NAME_LENGTH, MAX_RETRIES, MAX_SEEDS } from '../settings';
 import { settingsProblems } from '../settings-bounds';
+import { MAX_HIDDEN_SITES, MAX_SITE_CHARS } from '../view/feedback';
 import { RECORD_VERSION, type CrawlRecord } from '../store/types';
 import { oneLine } from '../text-safety';
 
@@ -137,7 +138,7 @@ const RecordSchema = v.object({
   pinned: v.optional(v.boolean()),
   watch: v.optional(WatchSchema),
   judgements: v.optional(v.pipe(v.array(JudgementSchema), v.maxLength(MAX_PAGES))),
-  hiddenSites: v.optional(v.pipe(v.array(text(300)), v.maxLength(10_000))),
+  hiddenSites: v.optional(v.pipe(v.array(text(MAX_SITE_CHARS)), v.maxLength(MAX_HIDDEN_SITES))),
 });
 
 const PageSchema = v.object({
