@@ -6,28 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { exportCrawl } from '../../lib/app/export';
 import { parseCrawlExport } from '../../lib/app/library';
 import type { CrawlRecord } from '../../lib/app/store';
+import { plainRecord } from './record-fixture';
 
-const record: CrawlRecord = {
-  version: 2,
-  id: 'c',
-  name: 'solar\u009b31m red\u007f',
-  topic: { keywords: 'solar\u0085panels' },
-  seeds: ['https://example.com/'],
-  source: { kind: 'manual' },
-  settings: {
-    strategy: 'breadth-first',
-    params: {},
-    maxPages: 5,
-    maxBuffer: 5,
-    politenessDelayMs: 0,
-    stayOnSeedSites: false,
-    seed: 1,
-  },
-  status: 'done',
-  createdAt: 1,
-  updatedAt: 2,
-  stats: { pagesEvaluated: 0, maxPages: 5, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 },
-};
+const record = plainRecord({ id: 'c', name: 'solar\u009b31m red\u007f', topic: { keywords: 'solar\u0085panels' } });
 
 describe('the JSON export is safe to print', () => {
   it('writes no raw DEL or C1 character, and parses back to the same text', () => {

@@ -10,30 +10,11 @@ import { CrawlRunner } from '../../lib/app/runner';
 import { validateStart } from '../../lib/app/settings';
 import { settingsProblems } from '../../lib/app/settings-bounds';
 import type { CrawlRecord } from '../../lib/app/store';
+import { plainRecord } from './record-fixture';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import { createCrawl, localEvaluator } from '../../lib/engine';
 
-const record: CrawlRecord = {
-  version: 2,
-  id: 'crawl-1',
-  name: 'solar panels',
-  topic: { keywords: 'solar panels' },
-  seeds: ['https://example.com/'],
-  source: { kind: 'manual' },
-  settings: {
-    strategy: 'breadth-first',
-    params: {},
-    maxPages: 50,
-    maxBuffer: 256,
-    politenessDelayMs: 1000,
-    stayOnSeedSites: false,
-    seed: 42,
-  },
-  status: 'paused',
-  createdAt: 1,
-  updatedAt: 2,
-  stats: { pagesEvaluated: 0, maxPages: 50, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 },
-};
+const record = plainRecord({ status: 'paused' });
 
 const HOSTILE = { maxPages: 1e12, maxBuffer: 1e12, politenessDelayMs: -5000 };
 

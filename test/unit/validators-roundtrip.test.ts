@@ -6,30 +6,10 @@
 import { describe, expect, it } from 'vitest';
 import { exportCrawl } from '../../lib/app/export';
 import { parseCrawlExport } from '../../lib/app/library';
-import type { CrawlRecord } from '../../lib/app/store';
+import { plainRecord } from './record-fixture';
 import { createFetcher, MAX_VALIDATOR_CHARS, type PageResult, Rng } from '../../lib/engine';
 
-const record: CrawlRecord = {
-  version: 2,
-  id: 'c',
-  name: 'solar',
-  topic: { keywords: 'solar panels' },
-  seeds: ['https://example.com/'],
-  source: { kind: 'manual' },
-  settings: {
-    strategy: 'breadth-first',
-    params: {},
-    maxPages: 50,
-    maxBuffer: 50,
-    politenessDelayMs: 0,
-    stayOnSeedSites: false,
-    seed: 1,
-  },
-  status: 'done',
-  createdAt: 1,
-  updatedAt: 2,
-  stats: { pagesEvaluated: 0, maxPages: 50, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 0, meanScore: 0 },
-};
+const record = plainRecord({ id: 'c', name: 'solar' });
 
 async function fetchedPage(etag: string, lastModified: string) {
   const fetcher = createFetcher({
