@@ -6,6 +6,7 @@
 import { parseArgs } from 'node:util';
 import {
   cleanSeed,
+  FETCH_BOUNDS,
   type FetchSettings,
   isKnownLanguage,
   KNOWN_LANGUAGES,
@@ -289,13 +290,13 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
       ),
       stayOnSeedSites: !!o['stay-on-sites'],
       privateHosts: privateSeedHosts(seeds).map((p) => p.host),
-      seed: intOption(o.seed, 'seed', 1, 1, 2_147_483_647),
+      seed: intOption(o.seed, 'seed', 1, SETTING_BOUNDS.seed.min, SETTING_BOUNDS.seed.max),
     },
     fetch: {
-      concurrency: intOption(o.concurrency, 'concurrency', 6, 1, 256),
-      timeoutMs: intOption(o.timeout, 'timeout', 10_000, 1),
-      retries: intOption(o.retries, 'retries', DEFAULT_RETRIES, 0, MAX_RETRIES),
-      maxBytes: intOption(o['max-bytes'], 'max-bytes', DEFAULT_MAX_BYTES, 1024),
+      concurrency: intOption(o.concurrency, 'concurrency', 6, FETCH_BOUNDS.concurrency.min, FETCH_BOUNDS.concurrency.max),
+      timeoutMs: intOption(o.timeout, 'timeout', 10_000, FETCH_BOUNDS.timeoutMs.min, FETCH_BOUNDS.timeoutMs.max),
+      retries: intOption(o.retries, 'retries', DEFAULT_RETRIES, FETCH_BOUNDS.retries.min, FETCH_BOUNDS.retries.max),
+      maxBytes: intOption(o['max-bytes'], 'max-bytes', DEFAULT_MAX_BYTES, FETCH_BOUNDS.maxBytes.min, FETCH_BOUNDS.maxBytes.max),
       respectRobots: !o['ignore-robots'],
       allowPrivate,
       ...(privateHosts.length ? { privateHosts } : {}),

@@ -13,10 +13,13 @@ import {
   type CrawlStore,
   createGuardedFetch,
   createMemoryStore,
+  describeRefusedHosts,
   describeStrategies,
   exportCrawlStream,
+  HostAdmission,
   oneLine,
   openFileStore,
+  type Resolver,
 } from '../lib/app/node';
 import {
   type CrawlStats,
@@ -34,6 +37,8 @@ export interface CliIo {
   stderr: { write(text: string): unknown; isTTY?: boolean };
   /** Registers what Ctrl-C does (the entry point connects it to SIGINT). */
   onInterrupt?(stop: () => void): void;
+  /** How host names are resolved; default the system's (tests play wildcard DNS with it). */
+  resolve?: Resolver;
 }
 
 /** Exit codes: 0 pages found, 1 the crawl failed or found nothing (with the reason), 2 a usage error. */
@@ -158,16 +163,24 @@ async function crawl(
     lastProgress = Date.now();
     say(io.stderr.isTTY ? `\r\x1b[K${formatStats(stats)}${final ? '\n' : ''}` : `${formatStats(stats)}\n`);
   };
+  /** One per run of this command (a resume that fails over starts another). */
+  const admissions: HostAdmission[] = [];
   const runner = new CrawlRunner({
     store,
     evaluator: localEvaluator,
     strategies: () => describeStrategies(listStrategies()),
     urlPolicy: (record) => cliPolicy(record),
-    makeFetcher: (settings, urlPolicy) => {
-      // Connections only to addresses the policy allows, whatever a host name resolves to (lib/app/adapters/guarded-fetch.ts).
-      const net = createGuardedFetch(urlPolicy);
+    makeFetcher: (settings, urlPolicy, seeds) => {
+      // Connections only to addresses the policy allows, whatever a host name resolves to (lib/app/adapters/guarded-fetch.ts);
+      // after a private answer, no new host of its domain or linking page is even looked up (lib/app/adapters/host-admission.ts).
+      const admission = new HostAdmission(seeds);
+      admissions.push(admission);
+      const net = createGuardedFetch(urlPolicy, {
+        ...(io.resolve ? { resolve: io.resolve } : {}),
+        onRefused: (host, detail) => admission.privateAnswer(host, detail),
+      });
       const fetcher = createFetcher({
-        fetch: net.fetch,
+        fetch: admission.guardFetch(net.fetch),
         politenessDelayMs: settings.politenessDelayMs,
         maxInFlight: settings.fetch?.concurrency,
         timeoutMs: settings.fetch?.timeoutMs,
@@ -175,13 +188,13 @@ async function crawl(
         respectRobots: settings.fetch?.respectRobots ?? true,
         urlPolicy,
       });
-      return {
+      return admission.guardFetcher({
         ...fetcher,
         close() {
           fetcher.close();
           void net.close();
         },
-      };
+      });
     },
     onUpdate: (_id, record) => progress(record.stats),
     onError: (error) => say(`\nforager: ${errorMessage(error)}\n`),
@@ -227,6 +240,10 @@ async function crawl(
   const final = (await store.getCrawl(record.id)) ?? record;
   progress(final.stats, true);
   if (!output.quiet) say(`${endReason(final)}\n`);
+  for (const admission of admissions) {
+    const refused = describeRefusedHosts(admission.report());
+    if (refused) say(`${refused}\n`);
+  }
 
   const count = await store.countPages(record.id);
   if (output.json) {

@@ -54,7 +54,7 @@ export default defineBackground(() => {
     strategies: () => describeStrategies(listStrategies()),
     inspectTab,
     guardNetwork: (policy) => guards.guardNetwork(policy),
-    makeFetcher: (settings, urlPolicy) => guards.makeFetcher(settings, urlPolicy),
+    makeFetcher: (settings, urlPolicy, seeds) => guards.makeFetcher(settings, urlPolicy, seeds),
     retention: storedRetention(localArea),
     failures: storedFailureNotes(localArea),
     session: {

@@ -6,6 +6,8 @@
  */
 import {
   AddressGuard,
+  describeRefusedHosts,
+  HostAdmission,
   type CrawlSettings,
   isOwnRequest,
   networkGuardRules,
@@ -93,13 +95,21 @@ export function createRequestGuards(platform: Platform) {
       watchRequests(true);
     },
 
-    /** A run's fetcher: every request goes through a new address guard, fed by the browser's reports while open. */
-    makeFetcher(settings: CrawlSettings, urlPolicy: UrlPolicy): Fetcher {
+    /**
+     * A run's fetcher: every request goes through a new address guard, fed by the browser's reports while open, and
+     * the host admission, which bounds the new host names tried before their address is known (the seeds' are trusted).
+     */
+    makeFetcher(settings: CrawlSettings, urlPolicy: UrlPolicy, seeds: string[]): Fetcher {
+      const admission = new HostAdmission(seeds);
       const guard = new AddressGuard({
         policy: urlPolicy,
         fetch: (input, init) => globalThis.fetch(input, init),
-        onBan: (ban) => console.warn('[forager] refused', ban.detail),
+        onBan: (ban) => {
+          admission.privateAnswer(ban.host, ban.detail);
+          console.warn('[forager] refused', ban.detail);
+        },
       });
+      const admitted = admission.guardFetch(guard.fetch);
       addressGuard = guard;
       openFetchers++;
       watchRequests(true); // already on (guardNetwork), unless an earlier run's fetcher closed since
@@ -110,14 +120,16 @@ export function createRequestGuards(platform: Platform) {
         timeoutMs: 10_000,
         respectRobots: true,
         urlPolicy,
-        fetch: guard.fetch,
+        fetch: admitted,
       });
       // Seeds that are an engine's opaque redirect link are resolved with one guarded request first.
-      const fetcher = withRedirectSeeds(pages, { fetch: guard.fetch, policy: urlPolicy });
+      const fetcher = withRedirectSeeds(pages, { fetch: admitted, policy: urlPolicy });
       let closed = false;
-      return {
+      return admission.guardFetcher({
         ...fetcher,
         close() {
+          const refused = describeRefusedHosts(admission.report());
+          if (refused && !closed) console.warn('[forager]', refused);
           fetcher.close();
           if (closed) return;
           closed = true;
@@ -126,7 +138,7 @@ export function createRequestGuards(platform: Platform) {
             if (addressGuard === guard) addressGuard = null;
           }
         },
-      };
+      });
     },
   };
 }

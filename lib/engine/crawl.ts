@@ -666,7 +666,7 @@ class CrawlRun implements Crawl {
     const t0 = this.clock.now();
     let response: Awaited<ReturnType<PageFetcher['fetch']>>;
     try {
-      response = await this.fetcher.fetch(url, signal, this.options.validators?.get(url));
+      response = await this.fetcher.fetch(url, signal, this.options.validators?.get(url), entry.from);
     } catch (error) {
       // The contract says fetchers never throw; one that does must not stop the crawl.
       return { kind: 'skip', reason: 'network', detail: errorMessage(error) };

@@ -13,7 +13,7 @@ export { createCrawl, crawl, DEFAULT_LIMITS, DEFAULT_RETRIES, type Crawl, type C
 export { migrateCheckpoint, type MigratedCheckpoint } from './checkpoint';
 export { realClock, sleep, SleepAbortedError, VirtualClock, type Clock, type TimerHandle } from './clock';
 export { createFetcher, DEFAULT_MAX_BYTES, type Fetcher, type FetcherOptions, type FetcherStats } from './fetch/fetcher';
-export { DEFAULT_USER_AGENT, HTML_ACCEPT, requestInit } from './fetch/http';
+export { DEFAULT_USER_AGENT, HTML_ACCEPT, MAX_VALIDATOR_CHARS, requestInit } from './fetch/http';
 export {
   DEFAULT_SLOW_SITE_RULE,
   type Lease,

@@ -315,8 +315,11 @@ export interface ReadyGate {
  * loop which sites may be contacted now, so that the loop starts only fetches that go out at once.
  */
 export interface PageFetcher {
-  /** With `validators`, the request is conditional, and a 304 answer is a {@link FetchNotModified}. */
-  fetch(url: string, signal?: AbortSignal, validators?: Validators): Promise<FetchOutcome>;
+  /**
+   * With `validators`, the request is conditional, and a 304 answer is a {@link FetchNotModified}. `from` is the page
+   * whose link led here (absent for seeds): the extension and the command line bound wildcard DNS by it.
+   */
+  fetch(url: string, signal?: AbortSignal, validators?: Validators, from?: string): Promise<FetchOutcome>;
   /** Requests in flight at most: the crawl keeps this many fetches going. Absent: 6. */
   readonly maxInFlight?: number;
   /**

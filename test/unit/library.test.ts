@@ -373,7 +373,7 @@ describe('import of a JSON export', () => {
     doc.crawl.settings.fetch = {
       concurrency: 4,
       timeoutMs: 1000,
-      maxBytes: 1000,
+      maxBytes: 1024,
       respectRobots: true,
       allowPrivate: true,
       privateHosts: ['10.0.0.1'],
@@ -384,7 +384,7 @@ describe('import of a JSON export', () => {
     expect(settings.fetch).toEqual({
       concurrency: 4,
       timeoutMs: 1000,
-      maxBytes: 1000,
+      maxBytes: 1024,
       respectRobots: true,
       allowPrivate: false,
       privateHosts: [],

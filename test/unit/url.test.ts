@@ -401,7 +401,11 @@ describe('hostKind and checkAddress (the addresses a name resolves to, or the on
       ['2001:db8::1', 'private'],
       ['3fff::1', 'private'],
       ['fe80::1', 'link-local'],
-      ['fe80::1%eth0', 'private'], // a zone id: not a URL host, refused
+      ['fe80::1%eth0', 'link-local'], // a zone id names a link: refused even with private addresses allowed
+      ['fe80::1%lo', 'link-local'],
+      ['[fe80::1%25lo]', 'link-local'],
+      ['fd00::1%eth0', 'link-local'],
+      ['::1%lo', 'loopback'],
       ['169.254.1.1', 'link-local'],
       ['169.254.169.254', 'metadata'],
       ['::ffff:169.254.169.254', 'metadata'],
@@ -416,6 +420,12 @@ describe('hostKind and checkAddress (the addresses a name resolves to, or the on
       ['example.com', 'public'],
     ];
     for (const [address, kind] of cases) expect(hostKind(address), address).toBe(kind);
+  });
+
+  it('refuses a scoped link-local address (a zone id) even with private addresses allowed', () => {
+    for (const address of ['fe80::1%lo', 'fe80::1%eth0']) {
+      expect(checkAddress(address, 'http://router.example/', { allowPrivate: true }).ok, address).toBe(false);
+    }
   });
 
   it('refuses a public-looking name at a private address unless the policy allows that kind or names the host', () => {

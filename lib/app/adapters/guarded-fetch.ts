@@ -36,6 +36,8 @@ export interface GuardedFetchOptions {
   resolve?: Resolver;
   /** Connect timeout per address, ms. Default 10000. */
   connectTimeoutMs?: number;
+  /** A host name was refused because of its address (called before its fetch fails). */
+  onRefused?(host: string, detail: string): void;
 }
 
 export interface GuardedFetch {
@@ -66,6 +68,7 @@ export function createGuardedFetch(policy: UrlPolicy, options: GuardedFetchOptio
     }
     if (allowed.length === 0) {
       refusals++;
+      options.onRefused?.(host, refusal);
       throw new PrivateAddressError(refusal);
     }
     return allowed;
@@ -90,6 +93,7 @@ export function createGuardedFetch(policy: UrlPolicy, options: GuardedFetchOptio
         const verdict = remote ? checkAddress(remote, url, policy) : { ok: false as const, detail: `${host}: no remote address` };
         if (!verdict.ok) {
           refusals++;
+          options.onRefused?.(host, verdict.detail);
           socket.destroy();
           callback(new PrivateAddressError(verdict.detail), null);
           return;

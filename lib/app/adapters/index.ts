@@ -9,3 +9,4 @@ export * from './evaluator/guarded-evaluator';
 export * from './evaluator/port-evaluator';
 export * from './idb-store';
 export * from './network-guard';
+export * from './host-admission';

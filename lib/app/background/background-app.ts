@@ -90,7 +90,7 @@ export async function startKind(mark: SessionMark, browserStarted: () => boolean
 export interface BackgroundParts {
   store: CrawlStore;
   evaluator: Evaluator;
-  makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
+  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): PageFetcher & { close?(): void };
   guardNetwork?(policy: UrlPolicy): Promise<void>;
   strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;

@@ -8,9 +8,11 @@
  * any leave to fetch private hosts is emptied (`privateHosts`, `fetch.allowPrivate`): that is given in this browser only.
  */
 import * as v from 'valibot';
-import type { PageResult, SkipRecord } from '../../engine';
+import { MAX_VALIDATOR_CHARS, type PageResult, type SkipRecord } from '../../engine';
 import { JSON_FORMAT, JSON_VERSION } from '../export/json';
 import { MAX_NAME_LENGTH, MAX_RETRIES, MAX_SEEDS } from '../rules/settings';
+import { settingsProblems } from '../rules/settings-bounds';
+import { MAX_HIDDEN_SITES, MAX_SITE_CHARS } from '../rules/feedback';
 import { RECORD_VERSION, type CrawlRecord } from '../model/records';
 import { oneLine } from '../rules/text-safety';
 
@@ -136,7 +138,7 @@ const RecordSchema = v.object({
   pinned: v.optional(v.boolean()),
   watch: v.optional(WatchSchema),
   judgements: v.optional(v.pipe(v.array(JudgementSchema), v.maxLength(MAX_PAGES))),
-  hiddenSites: v.optional(v.pipe(v.array(text(300)), v.maxLength(10_000))),
+  hiddenSites: v.optional(v.pipe(v.array(text(MAX_SITE_CHARS)), v.maxLength(MAX_HIDDEN_SITES))),
 });
 
 const PageSchema = v.object({
@@ -148,8 +150,8 @@ const PageSchema = v.object({
   depth: count,
   from: v.optional(httpUrl),
   fetchedAt: finite,
-  lastModified: v.optional(text(200)),
-  etag: v.optional(text(1000)),
+  lastModified: v.optional(text(MAX_VALIDATOR_CHARS.lastModified)),
+  etag: v.optional(text(MAX_VALIDATOR_CHARS.etag)),
   contentHash: v.optional(text(100)),
   firstSeenAt: v.optional(finite),
   changedAt: v.optional(finite),
@@ -253,6 +255,10 @@ export function parseCrawlExport(json: string): ImportedCrawl {
     throw new ImportError(`The file is not a valid Forager export: ${problems.join('; ')}${more}.`);
   }
   const doc = result.output;
+  const outOfBounds = settingsProblems(doc.crawl.settings);
+  if (outOfBounds.length) {
+    throw new ImportError(`The file's crawl settings are out of bounds: ${outOfBounds.slice(0, 3).join('; ')}.`);
+  }
   // Leave to reach the user's own network is given in this browser, never by a file: emptied on import.
   // (Values replaced in place: the keys keep their order, so the crawl exports again to the same file.)
   const noPrivateHosts = <T extends object>(o: T): T =>

@@ -59,9 +59,17 @@ export function siteKey(url: string): string {
   }
 }
 
-/** `sites` with `site` hidden or shown again. */
+/** Most sites one crawl hides, and the longest site (scheme://host) taken: the import's bounds too. */
+export const MAX_HIDDEN_SITES = 10_000;
+export const MAX_SITE_CHARS = 300;
+
+/** `sites` with `site` hidden or shown again. Throws when the site is too long or the list is full. */
 export function toggleSite(sites: readonly string[] | undefined, site: string, hidden: boolean): string[] {
+  if (site.length > MAX_SITE_CHARS) throw new Error(`A site name is at most ${MAX_SITE_CHARS} characters.`);
   const rest = (sites ?? []).filter((s) => s !== site);
+  if (hidden && rest.length >= MAX_HIDDEN_SITES) {
+    throw new Error(`A crawl hides at most ${MAX_HIDDEN_SITES} sites: show some again first.`);
+  }
   return hidden ? [...rest, site] : rest;
 }
 

@@ -6,3 +6,4 @@ export * from './feedback';
 export * from './relevance';
 export * from './settings';
 export * from './text-safety';
+export * from './settings-bounds';

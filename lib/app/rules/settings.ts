@@ -7,6 +7,7 @@ import type { StartRequest, StrategyDescription } from '../model/protocol';
 import type { CrawlSettings, SeedSource } from '../model/records';
 import type { Topic } from '../../engine';
 import { hostKind, stopwordLanguage, topicLanguage, type HostKind, type UrlPolicy } from '../../engine';
+import { SETTING_BOUNDS } from './settings-bounds';
 
 /** What a crawl started from the popup uses unless the user changes it. */
 export const DEFAULT_SETTINGS: CrawlSettings = {
@@ -21,19 +22,8 @@ export const DEFAULT_SETTINGS: CrawlSettings = {
   seed: 1,
 };
 
-/** Bounds of the numeric settings (inclusive). */
-export const SETTING_BOUNDS = {
-  maxPages: { min: 1, max: 100_000 },
-  maxBuffer: { min: 1, max: 100_000 },
-  politenessDelayMs: { min: 0, max: 60_000 },
-} as const;
-
+export { MAX_RETRIES, SETTING_BOUNDS } from './settings-bounds';
 export const MAX_SEEDS = 500;
-/**
- * The most times a URL may be fetched again after a transient failure (`--retries`): the waits grow fourfold (2 s, 8 s,
- * ... 512 s before the fifth), and a site that fails that long is down, not busy.
- */
-export const MAX_RETRIES = 5;
 export const MAX_TOPIC_LENGTH = 500;
 /** Context a topic keeps: pieces (a results page's titles and snippets: 2 per result) and characters per piece. */
 export const MAX_CONTEXT_PIECES = 40;
@@ -162,7 +152,7 @@ export function validateStart(
     politenessDelayMs: clampInt(s.politenessDelayMs, DEFAULT_SETTINGS.politenessDelayMs, SETTING_BOUNDS.politenessDelayMs),
     stayOnSeedSites: s.stayOnSeedSites === true,
     privateHosts: ticked,
-    seed: clampInt(s.seed, now % 2_147_483_647 || 1, { min: 1, max: 2_147_483_647 }),
+    seed: clampInt(s.seed, now % SETTING_BOUNDS.seed.max || 1, SETTING_BOUNDS.seed),
   };
 
   const src = (typeof r.source === 'object' && r.source !== null ? r.source : {}) as Partial<SeedSource>;

@@ -48,8 +48,11 @@ export function escapeHtml(text: string): string {
 
 /**
  * JSON text with the bidirectional controls written as `\u` escapes: the same data once parsed (nothing is lost),
- * but a viewer showing the file displays no reordered text. JSON.stringify already escapes control characters.
+ * but a viewer showing the file displays no reordered text. JSON.stringify escapes the C0 controls; DEL and the C1
+ * controls are escaped here too, so the text is safe to print to a terminal (`npm run crawl -- --json`).
  */
 export function escapeBidiInJson(json: string): string {
-  return json.replace(BIDI_CONTROL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return json.replace(BIDI_CONTROL, unicodeEscape).replace(/[\u007f-\u009f]/g, unicodeEscape); // DEL and C1 controls (0x9b is a terminal's CSI): JSON leaves them raw
 }
+
+const unicodeEscape = (c: string): string => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`;

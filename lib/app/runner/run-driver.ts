@@ -69,7 +69,7 @@ export async function startRun(ctx: RunContext, record: CrawlRecord): Promise<Ru
     ctx.deps.onCrawlsChanged?.();
     throw error;
   }
-  const fetcher = ctx.deps.makeFetcher(record.settings, policy);
+  const fetcher = ctx.deps.makeFetcher(record.settings, policy, record.seeds);
   const controller = new AbortController();
   let crawl: Crawl;
   try {

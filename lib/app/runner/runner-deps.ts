@@ -26,8 +26,11 @@ export interface RunnerDeps {
   onRunEnded?(record: CrawlRecord): void;
   /** The one evaluator all crawls share. */
   evaluator: Evaluator;
-  /** A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. */
-  makeFetcher(settings: CrawlSettings, policy: UrlPolicy): PageFetcher & { close?(): void };
+  /**
+   * A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. `seeds` are
+   * the run's start URLs (their hosts are trusted: adapters/host-admission.ts).
+   */
+  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): PageFetcher & { close?(): void };
   /** The URL rules of a crawl. Default: lib/app/rules/settings' crawlPolicy (private seed hosts only if the user ticked them). */
   urlPolicy?(record: CrawlRecord): UrlPolicy;
   /**

@@ -8,7 +8,8 @@
  * is resume state, and a finished crawl keeps no checkpoint.
  */
 import { type CrawlCheckpoint, type CrawlCheckpointV1, migrateCheckpoint, type PageResult, type SkipRecord } from '../../engine';
-import { RECORD_VERSION, type CrawlRecord } from '../model/records';
+import { settingsProblems } from '../rules/settings-bounds';
+import { RECORD_VERSION, type CrawlRecord, type CrawlSettings } from '../model/records';
 
 /** What a stored record may look like before {@link migrateRecord}: any version, possibly damaged. */
 export type StoredRecord = Omit<CrawlRecord, 'version'> & { version?: number };
@@ -47,6 +48,8 @@ export function recordProblems(record: unknown): string[] {
     for (const key of ['maxPages', 'maxBuffer', 'politenessDelayMs', 'seed'] as const) {
       if (!isFiniteNumber(settings[key])) problems.push(`no ${key} setting`);
     }
+    // Out of the bounds the start form keeps (a file or storage written by something else): not run.
+    if (!problems.some((p) => p.endsWith(' setting'))) problems.push(...settingsProblems(settings as Partial<CrawlSettings>));
   }
   const stats = record.stats;
   if (!isObject(stats) || !isFiniteNumber(stats.pagesEvaluated)) problems.push('no statistics');

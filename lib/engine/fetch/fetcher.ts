@@ -53,6 +53,7 @@ import {
   raceAbort,
   readBodyCapped,
   requestInit,
+  responseValidators,
 } from './http';
 import { PolitenessScheduler, type Lease, type SlowSiteRule } from './scheduler';
 
@@ -292,8 +293,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     if (status === 304 && conditional) {
       // Not modified since the validators were taken: nothing to read, nothing to evaluate.
       discardBody(response);
-      const etag = response.headers.get('etag') ?? undefined;
-      const lastModified = response.headers.get('last-modified') ?? undefined;
+      const { etag, lastModified } = responseValidators(response.headers);
       return {
         done: {
           ok: true,
@@ -336,8 +336,7 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
       return fail('not-html', 'no Content-Type and the body does not look like HTML', status);
     }
     counters.bytes += body.byteLength;
-    const lastModified = response.headers.get('last-modified') ?? undefined;
-    const etag = response.headers.get('etag') ?? undefined;
+    const { etag, lastModified } = responseValidators(response.headers);
     return {
       done: {
         ok: true,

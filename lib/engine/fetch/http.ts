@@ -37,6 +37,22 @@ export function requestInit(
   return { method: 'GET', credentials: 'omit', cache: 'no-store', redirect, headers, signal };
 }
 
+/**
+ * Longest validators kept (characters): a real ETag is a hash, a Last-Modified an HTTP date. A longer one is dropped,
+ * not cut (a cut validator never matches), so a page's stored validators stay small and its export re-imports.
+ */
+export const MAX_VALIDATOR_CHARS = { etag: 1000, lastModified: 200 } as const;
+
+/** A response's validators, each dropped when over {@link MAX_VALIDATOR_CHARS}. */
+export function responseValidators(headers: Headers): Validators {
+  const etag = headers.get('etag') ?? undefined;
+  const lastModified = headers.get('last-modified') ?? undefined;
+  return {
+    ...(etag !== undefined && etag.length <= MAX_VALIDATOR_CHARS.etag ? { etag } : {}),
+    ...(lastModified !== undefined && lastModified.length <= MAX_VALIDATOR_CHARS.lastModified ? { lastModified } : {}),
+  };
+}
+
 /** Whether there is anything to make a request conditional on. */
 export function hasValidators(validators: Validators | undefined): validators is Validators {
   return !!validators && (!!validators.etag || !!validators.lastModified);

@@ -280,13 +280,21 @@ function nameKind(host: string): HostKind {
 export function hostKind(hostname: string): HostKind {
   let host = hostname.trim().toLowerCase();
   if (!host) return 'private';
+  // A zone id (fe80::1%lo, as resolvers and sockets write scoped addresses) names a link: the address without it is
+  // judged, and anything scoped that would otherwise pass as private or public is link-local (refused even with
+  // private addresses allowed).
+  const zoned = /^\[?([0-9a-f:.]+)%(?:25)?[^\]%]+\]?$/.exec(host);
+  if (zoned) {
+    const kind = hostKind(zoned[1]);
+    return kind === 'public' || kind === 'private' ? 'link-local' : kind;
+  }
   if (host.includes(':') && !host.startsWith('[')) host = `[${host}]`;
   let normalized: string;
   try {
     // Let URL apply the WHATWG host parser: IPv4 number forms, IPv6 compression, IDNA.
     normalized = new URL(`http://${host}/`).hostname;
   } catch {
-    return 'private'; // not a valid host at all (a zone id such as fe80::1%eth0 included): refuse rather than guess
+    return 'private'; // not a valid host at all: refuse rather than guess
   }
   if (normalized.startsWith('[')) {
     const text = normalized.slice(1, -1);
