@@ -8,11 +8,11 @@
  * Forager was installed and when its popup opened. This script only reads the DOM: it dispatches, posts and
  * writes nothing the page can observe.
  */
-import { extractSerp, isRendered } from '../lib/app';
+import { extractRendered } from '../lib/app';
 
 export default defineUnlistedScript(() => {
   try {
-    const x = extractSerp(document, location.href, undefined, { isVisible: (el) => isRendered(el, window) });
+    const x = extractRendered(document, location.href, window);
     // Plain data only: it crosses into the extension as a structured clone.
     return {
       engine: x.engine,

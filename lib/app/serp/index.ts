@@ -1,6 +1,7 @@
 /** Search-results-page extraction: engines as data, one extractor. */
 export { detectChallenge, detectEngine, extractSerp, markupVisible, visibleText } from './extract';
-export { isRendered } from './visibility';
+export { isRendered, type RenderedWindow } from './visibility';
+export { extractRendered } from './rendered';
 export { assertEngines, engineProblems, selectorProblem } from './schema';
 export type { QueryRoot } from './extract';
 export { unwrapRedirect, applyRedirectRule, decodeBase64Url, isRedirectWrapper, isOpaqueRedirect } from './redirect';
