@@ -415,6 +415,35 @@ export function prepareTopic(topic: Topic): TopicScoring {
 /** Scores a page read with {@link readPage} for a topic: the same evaluation as {@link evaluatePage}, bit for bit. */
 export function evaluateReading(reading: PageReading, topic: Topic | TopicScoring): PageEvaluation {
   const scoring = topic instanceof TopicScoring ? topic : new TopicScoring(topic);
+  const { pass, weighted, language } = weighedFor(reading, scoring);
+  const evaluation = pass.evaluate(weighted, scoring, reading.charset);
+  if (language !== undefined) {
+    evaluation.language = language;
+    if (scoring.baseLanguage !== undefined && !scoring.allLanguages && sameLanguage(language, scoring.baseLanguage) === false) {
+      evaluation.score *= OTHER_LANGUAGE_WEIGHT;
+    }
+  }
+  return evaluation;
+}
+
+/**
+ * A page's whole main text (what `mainText` is, not cut; what `contentHash` hashes) and its whole visible text, both
+ * whitespace collapsed, as read for a topic (its language and boilerplate weight; default: none, 0.2).
+ */
+export function pageTexts(
+  reading: PageReading,
+  topic: Topic | TopicScoring = { keywords: '' },
+): { main: string; visible: string } {
+  const scoring = topic instanceof TopicScoring ? topic : new TopicScoring(topic);
+  const { pass, weighted } = weighedFor(reading, scoring);
+  return { main: weighted.wholeMainText(), visible: collapse(pass.text.slice(0, pass.text.length)) };
+}
+
+/** The pass a page is scored on for a topic (in its language: declared, else the topic's, else detected) and its weights. */
+function weighedFor(
+  reading: PageReading,
+  scoring: TopicScoring,
+): { pass: TextPass; weighted: Weighted; language: string | undefined } {
   const declared = reading.declared;
   // Text is analysed in the page's language when it says one, else in the topic's.
   const textLanguage = declared ?? scoring.language ?? 'en';
@@ -435,14 +464,7 @@ export function evaluateReading(reading: PageReading, topic: Topic | TopicScorin
       weighted = pass.weighted(scoring.boilerplateWeight);
     }
   }
-  const evaluation = pass.evaluate(weighted, scoring, reading.charset);
-  if (language !== undefined) {
-    evaluation.language = language;
-    if (scoring.baseLanguage !== undefined && !scoring.allLanguages && sameLanguage(language, scoring.baseLanguage) === false) {
-      evaluation.score *= OTHER_LANGUAGE_WEIGHT;
-    }
-  }
-  return evaluation;
+  return { pass, weighted, language };
 }
 
 /**
@@ -885,8 +907,18 @@ class Weighted {
   }
 
   contentHash(): string {
-    this.hash ??= contentHashOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight);
+    this.hash ??= hashText(this.wholeMainText());
     return this.hash;
+  }
+
+  /**
+   * The page's whole heaviest text, whitespace collapsed: `mainText` is cut at MAIN_TEXT_CHARS, and a change past the
+   * cut is still a change to the content hash. Boilerplate (navigation, banners, footers, link lists) never counts,
+   * so a new date in a footer or another advert leaves the hash as it was.
+   */
+  wholeMainText(): string {
+    const p = this.pass;
+    return collapse(heaviestText(p.text, p.runs.text, p.runs.kind, this.runs.weight, Number.POSITIVE_INFINITY));
   }
 
   /** The language detected from the heaviest text (none when most words are stop words of the language read in). */
@@ -915,15 +947,6 @@ function mainTextOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLi
   if (s.length <= MAIN_TEXT_CHARS) return s;
   const space = s.lastIndexOf(' ', MAIN_TEXT_CHARS);
   return s.slice(0, space > MAIN_TEXT_CHARS / 2 ? space : MAIN_TEXT_CHARS);
-}
-
-/**
- * The hash of the page's whole heaviest text, whitespace collapsed: `mainText` is cut at MAIN_TEXT_CHARS, and a change
- * past the cut is still a change. Boilerplate (navigation, banners, footers, link lists) never counts, so a new date in
- * a footer or another advert leaves it as it was.
- */
-function contentHashOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
-  return hashText(collapse(heaviestText(text, runText, runKind, weight, Number.POSITIVE_INFINITY)));
 }
 
 /** Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order. */
