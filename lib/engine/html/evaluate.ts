@@ -153,6 +153,8 @@ const F_MAIN = 16;
 const F_SECTION = 32;
 const F_H1 = 64;
 const F_LD = 128;
+/** A boilerplate zone whose names match both word lists: boilerplate only if its content is mostly links. */
+const F_MIXED = 256;
 
 /** Weight of boilerplate text (navigation, banners, link lists) in the page score when the topic does not set one. */
 export const DEFAULT_BOILERPLATE_WEIGHT = 0.2;
@@ -181,10 +183,19 @@ const BOILER_ROLES = new Set([
  */
 const BOILER_NAMES =
   /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr)(?=$|[\s_-])/i;
+/** class / id names of comment threads and their reply forms (WordPress, Disqus and the like): not the page's own text. */
+const COMMENT_NAMES = /(?:^|[\s_-])(?:comments?|commentlist|comment-?body|comment-?list|disqus_thread|respond)(?=$|[\s_])/i;
 /** class / id names of a page's main region. */
 const MAIN_NAMES = /(?:^|\s)(?:main|content|main-?content|doc-?content|article-?body|entry-content|post-content)(?=$|\s)/i;
 /** Elements whose class and id are read for the names above (text-level elements are not). */
-const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'body', 'span', 'p', 'dl']);
+const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'span', 'p', 'dl', 'li', 'article']);
+/**
+ * A boilerplate zone holding more than this share of the page's tokens is the page's wrapper, not boilerplate (a
+ * wrapper named "nav-below-header" or "cookies-not-set" says how the page is laid out, not what the text is).
+ */
+const WRAPPER_SHARE = 0.5;
+/** Blocks a wrapper holds at least. */
+const WRAPPER_BLOCKS = 4;
 
 /**
  * Where an element puts its content: F_BOILER (navigation, header and footer outside a sectioning element, asides,
@@ -193,6 +204,12 @@ const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', '
  * <header> or <footer> is the section's own.
  */
 function zoneOf(name: string, attribs: Record<string, string>, inSection: boolean): number {
+  if (
+    (name === 'article' || name === 'li' || name === 'div' || name === 'section' || name === 'ol' || name === 'ul') &&
+    (attribs.class !== undefined || attribs.id !== undefined)
+  ) {
+    if (COMMENT_NAMES.test(`${attribs.class ?? ''} ${attribs.id ?? ''}`)) return F_BOILER;
+  }
   switch (name) {
     case 'nav':
     case 'aside':
@@ -215,7 +232,7 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   const id = attribs.id;
   if (cls === undefined && id === undefined) return 0;
   const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
-  if (BOILER_NAMES.test(names)) return F_BOILER;
+  if (BOILER_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
   if (MAIN_NAMES.test(names)) return F_MAIN;
   return 0;
 }
@@ -538,6 +555,21 @@ function readText(
   let runOpen = false;
   let boilerDepth = 0;
   let mainDepth = 0;
+  // Boilerplate zones (elements zoneOf marks F_BOILER): first token, tokens in links before it, enclosing zone, whether
+  // mixed; once closed, their tokens and link tokens. Per run, its innermost zone and whether it is in a main region:
+  // after the pass, a zone that is the page's wrapper (or mixed and not mostly links) stops making its runs boilerplate.
+  const zoneStart: number[] = [];
+  const zoneLinkStart: number[] = [];
+  const zoneParent: number[] = [];
+  const zoneMixed: boolean[] = [];
+  const zoneTokens: number[] = [];
+  const zoneLinks: number[] = [];
+  const zoneBlockStart: number[] = [];
+  const zoneBlocks: number[] = [];
+  const openZones: number[] = [];
+  let linkTokens = 0;
+  const runZone: number[] = [];
+  const runInMain: boolean[] = [];
   let sectionDepth = 0;
 
   const flags: number[] = [];
@@ -579,6 +611,7 @@ function readText(
     stream.end();
     current.tokEnd = tokens.length;
     blockLinkTokens[block] += current.tokEnd - current.tokStart;
+    linkTokens += current.tokEnd - current.tokStart;
     current = null;
   };
 
@@ -591,8 +624,19 @@ function readText(
           skipDepth++;
         }
         const zone = zoneOf(name, attribs, sectionDepth > 0);
-        if (zone === F_BOILER) boilerDepth++;
-        else if (zone === F_MAIN) mainDepth++;
+        if (zone & F_BOILER) {
+          boilerDepth++;
+          const id = zoneStart.length;
+          zoneStart.push(tokens.length);
+          zoneLinkStart.push(linkTokens);
+          zoneParent.push(openZones.length ? openZones[openZones.length - 1] : -1);
+          zoneMixed.push((zone & F_MIXED) !== 0);
+          zoneTokens.push(-1);
+          zoneLinks.push(0);
+          zoneBlockStart.push(block);
+          zoneBlocks.push(0);
+          openZones.push(id);
+        } else if (zone === F_MAIN) mainDepth++;
         f |= zone;
         if (name === 'main' || name === 'article' || name === 'section' || name === 'aside' || name === 'nav') {
           f |= F_SECTION;
@@ -690,6 +734,8 @@ function readText(
           runToken.push(tokens.length);
           runText.push(textLen);
           runKind.push(boilerDepth > 0 ? KIND_BOILER : mainDepth > 0 ? KIND_MAIN : KIND_NEUTRAL);
+          runZone.push(openZones.length ? openZones[openZones.length - 1] : -1);
+          runInMain.push(mainDepth > 0);
           runBlock.push(block);
         }
         // The whole page is written at once, so raw text sits at [rawStart, rawEnd) of `html` (checked by length).
@@ -721,8 +767,13 @@ function readText(
           if (ldParts.length) readJsonLd(meta, ldParts.join(''));
           ldParts.length = 0;
         }
-        if (f & F_BOILER) boilerDepth--;
-        else if (f & F_MAIN) mainDepth--;
+        if (f & F_BOILER) {
+          boilerDepth--;
+          const id = openZones.pop()!;
+          zoneTokens[id] = tokens.length - zoneStart[id];
+          zoneLinks[id] = linkTokens - zoneLinkStart[id];
+          zoneBlocks[id] = block - zoneBlockStart[id];
+        } else if (f & F_MAIN) mainDepth--;
         if (f & F_SECTION) sectionDepth--;
         if (f & F_LINK && current && current.depth === flags.length + 1) endLink();
         if (!INLINE_TAGS.has(name)) boundary();
@@ -734,6 +785,13 @@ function readText(
   parser.end(html);
   endLink();
   stream.end();
+  settleZones(
+    tokens.length,
+    { start: zoneStart, parent: zoneParent, mixed: zoneMixed, tokens: zoneTokens, links: zoneLinks, blocks: zoneBlocks },
+    runZone,
+    runInMain,
+    runKind,
+  );
 
   // One string: kept with the reading, the parser's chunks (substrings of the page) would hold the whole page and an
   // object per chunk.
@@ -775,6 +833,43 @@ function readText(
   const h1 = collapse(h1Parts.join('')).slice(0, MAX_TITLE_CHARS);
   if (h1) pass.h1 = own(h1);
   return pass;
+}
+
+/** Boilerplate zones found in a pass (see readText). */
+interface Zones {
+  start: number[];
+  parent: number[];
+  mixed: boolean[];
+  /** Tokens inside (-1: never closed, runs to the end). */
+  tokens: number[];
+  links: number[];
+  /** Blocks inside (a wrapper holds several: a lone banner paragraph is no wrapper, however much of the page it is). */
+  blocks: number[];
+}
+
+/**
+ * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page (the page's
+ * wrapper, whatever its names say), nor one whose names match both word lists when its text is not mostly links
+ * (decided by its content, not by which list is read first). Runs in no zone left standing become main text (in a
+ * main region) or neutral text.
+ */
+function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInMain: boolean[], runKind: number[]): void {
+  const n = zones.start.length;
+  if (n === 0) return;
+  const standing = new Uint8Array(n);
+  for (let z = 0; z < n; z++) {
+    const inside = zones.tokens[z] < 0 ? tokenCount - zones.start[z] : zones.tokens[z];
+    const links = zones.tokens[z] < 0 ? 0 : zones.links[z];
+    const wrapper = inside > WRAPPER_SHARE * tokenCount && (zones.tokens[z] < 0 || zones.blocks[z] >= WRAPPER_BLOCKS);
+    const content = zones.mixed[z] && links <= LINK_DENSITY * inside;
+    const own = !wrapper && !content;
+    // Parents come first (a zone opens after the zones around it), so a parent's answer is known.
+    standing[z] = own || (zones.parent[z] >= 0 && standing[zones.parent[z]] === 1) ? 1 : 0;
+  }
+  for (let r = 0; r < runKind.length; r++) {
+    const z = runZone[r];
+    if (runKind[r] === KIND_BOILER && z >= 0 && standing[z] === 0) runKind[r] = runInMain[r] ? KIND_MAIN : KIND_NEUTRAL;
+  }
 }
 
 /**
