@@ -166,6 +166,15 @@ describe('main content over boilerplate', () => {
       }
     });
 
+    it('a teaser list whose items are one link each over several blocks is a link list', () => {
+      const item = (i: number) =>
+        `<div><a href="/news/${i}"><span>Coffee story number ${i}</span><ul><li>By Staff Reporter</li><li>11/20/2019 01:14 PM</li></ul></a></div>`;
+      const r = evaluate(`<div>${ARTICLE}</div><div>${[1, 2, 3, 4].map(item).join('')}</div>`, COFFEE);
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.mainText).not.toContain('Coffee story');
+      expect(r.mainText).not.toContain('Staff Reporter');
+    });
+
     it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {
       const text = evaluate(
         `<div class="main-content has-section-nav"><p>${'Coffee brewing notes. '.repeat(3)}</p></div><div>${ARTICLE}${GARDEN}${GARDEN}</div>`,

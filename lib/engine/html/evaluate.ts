@@ -593,9 +593,16 @@ function readText(
   const ldParts: string[] = [];
   let ldChars = 0;
 
+  /** Tokens of the open link up to here are counted in their blocks already. */
+  let linkCredited = 0;
   const boundary = () => {
     if (!lastIsBlock) {
       stream.end(); // BLOCK ends any word
+      if (current) {
+        // A link spanning blocks (a whole teaser in one <a>): each block counts the link's tokens it holds.
+        blockLinkTokens[block] += tokens.length - linkCredited;
+        linkCredited = tokens.length;
+      }
       textParts.push(BLOCK);
       partStarts.push(textLen);
       textLen += BLOCK.length;
@@ -610,7 +617,7 @@ function readText(
     if (!current) return;
     stream.end();
     current.tokEnd = tokens.length;
-    blockLinkTokens[block] += current.tokEnd - current.tokStart;
+    blockLinkTokens[block] += current.tokEnd - Math.max(current.tokStart, linkCredited);
     linkTokens += current.tokEnd - current.tokStart;
     current = null;
   };
@@ -705,6 +712,7 @@ function readText(
               if (rawLinks.length < rawCap && skipDepth === 0) rawLinks.push(link);
               if (name === 'a') {
                 current = link;
+                linkCredited = link.tokStart;
                 f |= F_LINK;
               }
             }
