@@ -4,6 +4,7 @@
  *   serve     serve DocWeb (or --sites DIR) on 127.0.0.1 until interrupted
  *   run       crawl every topic x task x strategy x RNG seed and report the metrics
  *   report    rebuild the table and HTML report from a results JSON
+ *   content   main-content reading on the article-extraction benchmark, beside Readability.js
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { availableParallelism, freemem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Analysis, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
 import { type CorpusIndex, loadCorpusIndex } from './corpus';
+import { runContentBenchmark } from './content/command';
 import { mergeResults } from './merge';
 import { spreadOverSeeds } from './metrics';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
@@ -33,6 +35,10 @@ const HELP = `Forager crawl lab
                       [--compare a,b] [--baseline old.json]
   npm run lab -- topics [--corpus NAME] [--out PREFIX]   generate topics: PREFIX-tune.json, PREFIX-test.json
                                                          (default lab/topics-<corpus>)
+  npm run lab -- content [--worst N] [--rounds N] [--json FILE]
+                      main-content reading on the article-extraction benchmark (181 pages, committed): precision,
+                      recall and F1 of Forager's main text, of Readability.js run beside it and of all visible text;
+                      the worst pages; ms per page over N timing rounds (default 3; 0 skips timing)
   npm run lab -- misses --pages FILE --topics FILE [--corpus NAME] [--strategy LABEL] [--budget N]
                       the reachable targets each crawl of run --pages missed within N pages (default 1000), by their
                       distance in links from what it crawled; then, per task and strategy, how much each topic's
@@ -492,6 +498,8 @@ export async function main(argv: string[]): Promise<void> {
   else if (cmd === 'serve') await cmdServe(args);
   else if (cmd === 'topics') await cmdTopics(args);
   else if (cmd === 'misses') await cmdMisses(args);
+  else if (cmd === 'content')
+    runContentBenchmark({ worst: int(args, 'worst', 15), rounds: int(args, 'rounds', 3, 0), json: str(args, 'json') });
   else throw new Error(`unknown command "${cmd}"\n${HELP}`);
 }
 

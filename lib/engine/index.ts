@@ -28,6 +28,7 @@ export {
   evaluateReading,
   prepareTopic,
   readPage,
+  pageTexts,
   localEvaluator,
   PageReading,
   TopicScoring,

@@ -130,4 +130,62 @@ describe('main content over boilerplate', () => {
     expect(long.startsWith(text)).toBe(true);
     expect(long[text.length]).toBe(' ');
   });
+
+  describe('what is boilerplate on real pages', () => {
+    const ARTICLE = `<h1>Brewing coffee at home</h1>${GARDEN}<p>Grind the beans just before brewing, and weigh them.</p>`;
+
+    it('a class name on <body> does not make the page boilerplate', () => {
+      const r = evaluate(
+        `<body class="single-post wp-custom-logo cookies-not-set nav-below-header"><div>${ARTICLE}</div></body>`,
+        COFFEE,
+      );
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.score).toBeCloseTo(evaluate(`<body>${ARTICLE}</body>`, COFFEE).score, 10);
+    });
+
+    it('a boilerplate zone that holds most of the page is its wrapper, not boilerplate; a real menu inside stays one', () => {
+      const menu = '<ul class="menu"><li>Coffee shop</li><li>Coffee tours</li></ul>';
+      const r = evaluate(`<div class="navigation-border-thin site-wrap">${menu}<div>${ARTICLE}</div></div>`, COFFEE);
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.mainText).not.toContain('Coffee tours');
+      // A small navigation zone is still boilerplate.
+      const small = evaluate(`<div class="navigation-bar"><p>Coffee shop tours</p></div><div>${ARTICLE}</div>`, COFFEE);
+      expect(small.mainText).not.toContain('Coffee shop tours');
+    });
+
+    it('comment threads are boilerplate (li.comment, article.comment-body, #comments)', () => {
+      for (const thread of [
+        '<ol class="commentlist"><li class="comment"><p>Great post about coffee brewing, thanks!</p></li></ol>',
+        '<article class="comment-body"><p>Great post about coffee brewing, thanks!</p></article>',
+        '<div id="comments"><p>Great post about coffee brewing, thanks!</p></div>',
+        '<li class="comment even thread-even"><p>Great post about coffee brewing, thanks!</p></li>',
+      ]) {
+        const r = evaluate(`<main><article>${ARTICLE}${GARDEN}${GARDEN}</article>${thread}</main>`, COFFEE);
+        expect(r.mainText, thread).toContain('Grind the beans');
+        expect(r.mainText, thread).not.toContain('Great post');
+      }
+    });
+
+    it('a teaser list whose items are one link each over several blocks is a link list', () => {
+      const item = (i: number) =>
+        `<div><a href="/news/${i}"><span>Coffee story number ${i}</span><ul><li>By Staff Reporter</li><li>11/20/2019 01:14 PM</li></ul></a></div>`;
+      const r = evaluate(`<div>${ARTICLE}</div><div>${[1, 2, 3, 4].map(item).join('')}</div>`, COFFEE);
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.mainText).not.toContain('Coffee story');
+      expect(r.mainText).not.toContain('Staff Reporter');
+    });
+
+    it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {
+      const text = evaluate(
+        `<div class="main-content has-section-nav"><p>${'Coffee brewing notes. '.repeat(3)}</p></div><div>${ARTICLE}${GARDEN}${GARDEN}</div>`,
+        COFFEE,
+      );
+      expect(text.mainText).toContain('Coffee brewing notes');
+      const links = evaluate(
+        `<div class="content-nav"><a href="/a">Coffee brewing notes</a> <a href="/b">Coffee tours</a></div><div>${ARTICLE}${GARDEN}</div>`,
+        COFFEE,
+      );
+      expect(links.mainText).not.toContain('Coffee tours');
+    });
+  });
 });

@@ -153,6 +153,8 @@ const F_MAIN = 16;
 const F_SECTION = 32;
 const F_H1 = 64;
 const F_LD = 128;
+/** A boilerplate zone whose names match both word lists: boilerplate only if its content is mostly links. */
+const F_MIXED = 256;
 
 /** Weight of boilerplate text (navigation, banners, link lists) in the page score when the topic does not set one. */
 export const DEFAULT_BOILERPLATE_WEIGHT = 0.2;
@@ -181,10 +183,19 @@ const BOILER_ROLES = new Set([
  */
 const BOILER_NAMES =
   /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr)(?=$|[\s_-])/i;
+/** class / id names of comment threads and their reply forms (WordPress, Disqus and the like): not the page's own text. */
+const COMMENT_NAMES = /(?:^|[\s_-])(?:comments?|commentlist|comment-?body|comment-?list|disqus_thread|respond)(?=$|[\s_])/i;
 /** class / id names of a page's main region. */
 const MAIN_NAMES = /(?:^|\s)(?:main|content|main-?content|doc-?content|article-?body|entry-content|post-content)(?=$|\s)/i;
 /** Elements whose class and id are read for the names above (text-level elements are not). */
-const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'body', 'span', 'p', 'dl']);
+const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'span', 'p', 'dl', 'li', 'article']);
+/**
+ * A boilerplate zone holding more than this share of the page's tokens is the page's wrapper, not boilerplate (a
+ * wrapper named "nav-below-header" or "cookies-not-set" says how the page is laid out, not what the text is).
+ */
+const WRAPPER_SHARE = 0.5;
+/** Blocks a wrapper holds at least. */
+const WRAPPER_BLOCKS = 4;
 
 /**
  * Where an element puts its content: F_BOILER (navigation, header and footer outside a sectioning element, asides,
@@ -193,6 +204,12 @@ const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', '
  * <header> or <footer> is the section's own.
  */
 function zoneOf(name: string, attribs: Record<string, string>, inSection: boolean): number {
+  if (
+    (name === 'article' || name === 'li' || name === 'div' || name === 'section' || name === 'ol' || name === 'ul') &&
+    (attribs.class !== undefined || attribs.id !== undefined)
+  ) {
+    if (COMMENT_NAMES.test(`${attribs.class ?? ''} ${attribs.id ?? ''}`)) return F_BOILER;
+  }
   switch (name) {
     case 'nav':
     case 'aside':
@@ -215,7 +232,7 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   const id = attribs.id;
   if (cls === undefined && id === undefined) return 0;
   const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
-  if (BOILER_NAMES.test(names)) return F_BOILER;
+  if (BOILER_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
   if (MAIN_NAMES.test(names)) return F_MAIN;
   return 0;
 }
@@ -415,6 +432,35 @@ export function prepareTopic(topic: Topic): TopicScoring {
 /** Scores a page read with {@link readPage} for a topic: the same evaluation as {@link evaluatePage}, bit for bit. */
 export function evaluateReading(reading: PageReading, topic: Topic | TopicScoring): PageEvaluation {
   const scoring = topic instanceof TopicScoring ? topic : new TopicScoring(topic);
+  const { pass, weighted, language } = weighedFor(reading, scoring);
+  const evaluation = pass.evaluate(weighted, scoring, reading.charset);
+  if (language !== undefined) {
+    evaluation.language = language;
+    if (scoring.baseLanguage !== undefined && !scoring.allLanguages && sameLanguage(language, scoring.baseLanguage) === false) {
+      evaluation.score *= OTHER_LANGUAGE_WEIGHT;
+    }
+  }
+  return evaluation;
+}
+
+/**
+ * A page's whole main text (what `mainText` is, not cut; what `contentHash` hashes) and its whole visible text, both
+ * whitespace collapsed, as read for a topic (its language and boilerplate weight; default: none, 0.2).
+ */
+export function pageTexts(
+  reading: PageReading,
+  topic: Topic | TopicScoring = { keywords: '' },
+): { main: string; visible: string } {
+  const scoring = topic instanceof TopicScoring ? topic : new TopicScoring(topic);
+  const { pass, weighted } = weighedFor(reading, scoring);
+  return { main: weighted.wholeMainText(), visible: collapse(pass.text.slice(0, pass.text.length)) };
+}
+
+/** The pass a page is scored on for a topic (in its language: declared, else the topic's, else detected) and its weights. */
+function weighedFor(
+  reading: PageReading,
+  scoring: TopicScoring,
+): { pass: TextPass; weighted: Weighted; language: string | undefined } {
   const declared = reading.declared;
   // Text is analysed in the page's language when it says one, else in the topic's.
   const textLanguage = declared ?? scoring.language ?? 'en';
@@ -435,14 +481,7 @@ export function evaluateReading(reading: PageReading, topic: Topic | TopicScorin
       weighted = pass.weighted(scoring.boilerplateWeight);
     }
   }
-  const evaluation = pass.evaluate(weighted, scoring, reading.charset);
-  if (language !== undefined) {
-    evaluation.language = language;
-    if (scoring.baseLanguage !== undefined && !scoring.allLanguages && sameLanguage(language, scoring.baseLanguage) === false) {
-      evaluation.score *= OTHER_LANGUAGE_WEIGHT;
-    }
-  }
-  return evaluation;
+  return { pass, weighted, language };
 }
 
 /**
@@ -516,6 +555,21 @@ function readText(
   let runOpen = false;
   let boilerDepth = 0;
   let mainDepth = 0;
+  // Boilerplate zones (elements zoneOf marks F_BOILER): first token, tokens in links before it, enclosing zone, whether
+  // mixed; once closed, their tokens and link tokens. Per run, its innermost zone and whether it is in a main region:
+  // after the pass, a zone that is the page's wrapper (or mixed and not mostly links) stops making its runs boilerplate.
+  const zoneStart: number[] = [];
+  const zoneLinkStart: number[] = [];
+  const zoneParent: number[] = [];
+  const zoneMixed: boolean[] = [];
+  const zoneTokens: number[] = [];
+  const zoneLinks: number[] = [];
+  const zoneBlockStart: number[] = [];
+  const zoneBlocks: number[] = [];
+  const openZones: number[] = [];
+  let linkTokens = 0;
+  const runZone: number[] = [];
+  const runInMain: boolean[] = [];
   let sectionDepth = 0;
 
   const flags: number[] = [];
@@ -539,9 +593,16 @@ function readText(
   const ldParts: string[] = [];
   let ldChars = 0;
 
+  /** Tokens of the open link up to here are counted in their blocks already. */
+  let linkCredited = 0;
   const boundary = () => {
     if (!lastIsBlock) {
       stream.end(); // BLOCK ends any word
+      if (current) {
+        // A link spanning blocks (a whole teaser in one <a>): each block counts the link's tokens it holds.
+        blockLinkTokens[block] += tokens.length - linkCredited;
+        linkCredited = tokens.length;
+      }
       textParts.push(BLOCK);
       partStarts.push(textLen);
       textLen += BLOCK.length;
@@ -556,7 +617,8 @@ function readText(
     if (!current) return;
     stream.end();
     current.tokEnd = tokens.length;
-    blockLinkTokens[block] += current.tokEnd - current.tokStart;
+    blockLinkTokens[block] += current.tokEnd - Math.max(current.tokStart, linkCredited);
+    linkTokens += current.tokEnd - current.tokStart;
     current = null;
   };
 
@@ -569,8 +631,19 @@ function readText(
           skipDepth++;
         }
         const zone = zoneOf(name, attribs, sectionDepth > 0);
-        if (zone === F_BOILER) boilerDepth++;
-        else if (zone === F_MAIN) mainDepth++;
+        if (zone & F_BOILER) {
+          boilerDepth++;
+          const id = zoneStart.length;
+          zoneStart.push(tokens.length);
+          zoneLinkStart.push(linkTokens);
+          zoneParent.push(openZones.length ? openZones[openZones.length - 1] : -1);
+          zoneMixed.push((zone & F_MIXED) !== 0);
+          zoneTokens.push(-1);
+          zoneLinks.push(0);
+          zoneBlockStart.push(block);
+          zoneBlocks.push(0);
+          openZones.push(id);
+        } else if (zone === F_MAIN) mainDepth++;
         f |= zone;
         if (name === 'main' || name === 'article' || name === 'section' || name === 'aside' || name === 'nav') {
           f |= F_SECTION;
@@ -639,6 +712,7 @@ function readText(
               if (rawLinks.length < rawCap && skipDepth === 0) rawLinks.push(link);
               if (name === 'a') {
                 current = link;
+                linkCredited = link.tokStart;
                 f |= F_LINK;
               }
             }
@@ -668,6 +742,8 @@ function readText(
           runToken.push(tokens.length);
           runText.push(textLen);
           runKind.push(boilerDepth > 0 ? KIND_BOILER : mainDepth > 0 ? KIND_MAIN : KIND_NEUTRAL);
+          runZone.push(openZones.length ? openZones[openZones.length - 1] : -1);
+          runInMain.push(mainDepth > 0);
           runBlock.push(block);
         }
         // The whole page is written at once, so raw text sits at [rawStart, rawEnd) of `html` (checked by length).
@@ -699,8 +775,13 @@ function readText(
           if (ldParts.length) readJsonLd(meta, ldParts.join(''));
           ldParts.length = 0;
         }
-        if (f & F_BOILER) boilerDepth--;
-        else if (f & F_MAIN) mainDepth--;
+        if (f & F_BOILER) {
+          boilerDepth--;
+          const id = openZones.pop()!;
+          zoneTokens[id] = tokens.length - zoneStart[id];
+          zoneLinks[id] = linkTokens - zoneLinkStart[id];
+          zoneBlocks[id] = block - zoneBlockStart[id];
+        } else if (f & F_MAIN) mainDepth--;
         if (f & F_SECTION) sectionDepth--;
         if (f & F_LINK && current && current.depth === flags.length + 1) endLink();
         if (!INLINE_TAGS.has(name)) boundary();
@@ -712,6 +793,13 @@ function readText(
   parser.end(html);
   endLink();
   stream.end();
+  settleZones(
+    tokens.length,
+    { start: zoneStart, parent: zoneParent, mixed: zoneMixed, tokens: zoneTokens, links: zoneLinks, blocks: zoneBlocks },
+    runZone,
+    runInMain,
+    runKind,
+  );
 
   // One string: kept with the reading, the parser's chunks (substrings of the page) would hold the whole page and an
   // object per chunk.
@@ -753,6 +841,43 @@ function readText(
   const h1 = collapse(h1Parts.join('')).slice(0, MAX_TITLE_CHARS);
   if (h1) pass.h1 = own(h1);
   return pass;
+}
+
+/** Boilerplate zones found in a pass (see readText). */
+interface Zones {
+  start: number[];
+  parent: number[];
+  mixed: boolean[];
+  /** Tokens inside (-1: never closed, runs to the end). */
+  tokens: number[];
+  links: number[];
+  /** Blocks inside (a wrapper holds several: a lone banner paragraph is no wrapper, however much of the page it is). */
+  blocks: number[];
+}
+
+/**
+ * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page (the page's
+ * wrapper, whatever its names say), nor one whose names match both word lists when its text is not mostly links
+ * (decided by its content, not by which list is read first). Runs in no zone left standing become main text (in a
+ * main region) or neutral text.
+ */
+function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInMain: boolean[], runKind: number[]): void {
+  const n = zones.start.length;
+  if (n === 0) return;
+  const standing = new Uint8Array(n);
+  for (let z = 0; z < n; z++) {
+    const inside = zones.tokens[z] < 0 ? tokenCount - zones.start[z] : zones.tokens[z];
+    const links = zones.tokens[z] < 0 ? 0 : zones.links[z];
+    const wrapper = inside > WRAPPER_SHARE * tokenCount && (zones.tokens[z] < 0 || zones.blocks[z] >= WRAPPER_BLOCKS);
+    const content = zones.mixed[z] && links <= LINK_DENSITY * inside;
+    const own = !wrapper && !content;
+    // Parents come first (a zone opens after the zones around it), so a parent's answer is known.
+    standing[z] = own || (zones.parent[z] >= 0 && standing[zones.parent[z]] === 1) ? 1 : 0;
+  }
+  for (let r = 0; r < runKind.length; r++) {
+    const z = runZone[r];
+    if (runKind[r] === KIND_BOILER && z >= 0 && standing[z] === 0) runKind[r] = runInMain[r] ? KIND_MAIN : KIND_NEUTRAL;
+  }
 }
 
 /**
@@ -885,8 +1010,18 @@ class Weighted {
   }
 
   contentHash(): string {
-    this.hash ??= contentHashOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight);
+    this.hash ??= hashText(this.wholeMainText());
     return this.hash;
+  }
+
+  /**
+   * The page's whole heaviest text, whitespace collapsed: `mainText` is cut at MAIN_TEXT_CHARS, and a change past the
+   * cut is still a change to the content hash. Boilerplate (navigation, banners, footers, link lists) never counts,
+   * so a new date in a footer or another advert leaves the hash as it was.
+   */
+  wholeMainText(): string {
+    const p = this.pass;
+    return collapse(heaviestText(p.text, p.runs.text, p.runs.kind, this.runs.weight, Number.POSITIVE_INFINITY));
   }
 
   /** The language detected from the heaviest text (none when most words are stop words of the language read in). */
@@ -915,15 +1050,6 @@ function mainTextOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLi
   if (s.length <= MAIN_TEXT_CHARS) return s;
   const space = s.lastIndexOf(' ', MAIN_TEXT_CHARS);
   return s.slice(0, space > MAIN_TEXT_CHARS / 2 ? space : MAIN_TEXT_CHARS);
-}
-
-/**
- * The hash of the page's whole heaviest text, whitespace collapsed: `mainText` is cut at MAIN_TEXT_CHARS, and a change
- * past the cut is still a change. Boilerplate (navigation, banners, footers, link lists) never counts, so a new date in
- * a footer or another advert leaves it as it was.
- */
-function contentHashOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
-  return hashText(collapse(heaviestText(text, runText, runKind, weight, Number.POSITIVE_INFINITY)));
 }
 
 /** Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order. */

@@ -4,6 +4,7 @@ export {
   evaluateReading,
   prepareTopic,
   readPage,
+  pageTexts,
   PageReading,
   TopicScoring,
   localEvaluator,
