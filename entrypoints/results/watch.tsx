@@ -9,7 +9,7 @@ import { formatDate } from '../../lib/app/view/page-view';
 import { diffPages, type WatchDiff } from '../../lib/app/watch/diff';
 import { errorMessage, type PageResult } from '../../lib/engine';
 import { request } from '../ui/api';
-import { ResultList } from '../ui/components';
+import { ResultList } from '../ui/result-list';
 import { t } from '../ui/i18n';
 
 /** The watch's split of the crawl's pages (nothing new or changed for a crawl that is not watched). */

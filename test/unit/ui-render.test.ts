@@ -62,7 +62,7 @@ describe('library search hits', () => {
 
 describe('result rendering', () => {
   it('renders hostile titles and snippets as text only, with <mark> for topic words', async () => {
-    const { ResultList } = await import('../../entrypoints/ui/components');
+    const { ResultList } = await import('../../entrypoints/ui/result-list');
     const root = document.getElementById('root')!;
     render(
       h(ResultList, {
@@ -89,7 +89,7 @@ describe('result rendering', () => {
   });
 
   it('shows no bidi override or control character of a title, snippet or URL', async () => {
-    const { ResultList } = await import('../../entrypoints/ui/components');
+    const { ResultList } = await import('../../entrypoints/ui/result-list');
     const root = document.getElementById('root')!;
     const spoof: PageResult = {
       ...hostile,
@@ -142,7 +142,7 @@ describe('popup: what it opens on', () => {
 
 describe('result row', () => {
   it('shows the location as "site › … › tail", a labelled date, the linking page and a "new" badge', async () => {
-    const { ResultList } = await import('../../entrypoints/ui/components');
+    const { ResultList } = await import('../../entrypoints/ui/result-list');
     const root = document.getElementById('root')!;
     const linking: PageResult = { ...hostile, url: 'https://www.example.org/start', title: 'Start page', isSeed: true };
     const found: PageResult = {

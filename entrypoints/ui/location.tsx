@@ -1,0 +1,21 @@
+/** A page's address as "site › … › tail", the full URL on hover. */
+import { useMemo } from 'preact/hooks';
+import { oneLine } from '../../lib/app/text-safety';
+import { displayLocation } from '../../lib/app/view/page-view';
+
+/** "site › … › tail" */
+export function Location({ url }: { url: string }) {
+  const loc = useMemo(() => displayLocation(url), [url]);
+  return (
+    <span class="loc" data-testid="result-url" title={oneLine(url)}>
+      <span class="site">{loc.site}</span>
+      {loc.elided && <span class="sep"> › …</span>}
+      {loc.tail && (
+        <>
+          <span class="sep"> › </span>
+          <span class="tail">{loc.tail}</span>
+        </>
+      )}
+    </span>
+  );
+}

@@ -1,0 +1,36 @@
+/** Skipped pages and their reasons in plain words. */
+import { oneLine } from '../../lib/app/text-safety';
+import type { SkipRecord } from '../../lib/engine';
+import { type MessageKey, t } from './i18n';
+import { Location } from './location';
+
+const SKIP_KEY: Record<SkipRecord['reason'], MessageKey> = {
+  'url-refused': 'skipUrlRefused',
+  robots: 'skipRobots',
+  'http-error': 'skipHttpError',
+  'not-html': 'skipNotHtml',
+  timeout: 'skipTimeout',
+  network: 'skipNetwork',
+  redirect: 'skipRedirect',
+  aborted: 'skipAborted',
+  evaluation: 'skipEvaluation',
+};
+
+/** A skip in plain words: "could not connect (ECONNREFUSED)". */
+export function skipText(skip: SkipRecord): string {
+  return `${t(SKIP_KEY[skip.reason] ?? 'skipNetwork')} (${oneLine(skip.detail)})`;
+}
+
+/** The skipped pages, oldest first. */
+export function SkipList({ skips }: { skips: SkipRecord[] }) {
+  if (skips.length === 0) return <p class="muted">{t('noSkips')}</p>;
+  return (
+    <ul class="skips" data-testid="skip-list">
+      {skips.map((s) => (
+        <li key={s.url} data-testid="skip-item" data-reason={s.reason}>
+          <Location url={s.url} /> <span class="muted">{skipText(s)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
