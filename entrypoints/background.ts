@@ -381,7 +381,7 @@ export default defineBackground(() => {
     browser.notifications.onClicked.addListener((id) => {
       if (!id.startsWith('forager-end-')) return;
       const crawlId = id.slice('forager-end-'.length);
-      void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + `#/crawl/${encodeURIComponent(crawlId)}` });
+      void browser.tabs.create({ url: `${browser.runtime.getURL('/results.html')}#/crawl/${encodeURIComponent(crawlId)}` });
     });
   }
   listenToNoticeClicks();

@@ -15,7 +15,7 @@ import { countsOf, mergeScores } from '../../lib/app/view/relevance';
 import { mergeResults } from '../../lib/app/view/results';
 import { draftFromSerp, type StartDraft } from '../../lib/app/view/start-draft';
 import { errorMessage } from '../../lib/engine';
-import { connectLive, openResultsPage, request } from '../ui/api';
+import { connectLive, openLibrary, openResultsPage, request } from '../ui/api';
 import { CrawlPanel } from '../ui/crawl-panel';
 import { FailureNotice } from '../ui/failure-notice';
 import { fetchedNothing } from '../ui/status-chip';
@@ -26,6 +26,7 @@ import { StartForm } from '../ui/start-form';
 import { useFeedback } from '../ui/feedback';
 import { useHidden } from '../ui/hidden';
 import { t } from '../ui/i18n';
+import { isInView } from '../ui/row-keys';
 import { loadDefaults } from '../ui/settings';
 
 /** Rows the popup keeps (best first); "All results" opens the results page. */
@@ -149,7 +150,9 @@ export function App() {
         ? document.querySelector<HTMLElement>('[data-testid="result-link"]')
         : document.querySelector<HTMLElement>('[data-testid="crawl-button"]');
     if (target) {
-      target.focus({ preventScroll: true });
+      // Never taken from where the user put it, nor given to a row scrolled out of view.
+      const free = !document.activeElement || document.activeElement === document.body;
+      if (free && isInView(target)) target.focus({ preventScroll: true });
       focused.current = first;
     }
   });
@@ -253,9 +256,14 @@ export function App() {
         <h1>
           <img src="/icon/32.png" alt="" /> {t('extName')}
         </h1>
-        <button type="button" class="link" data-testid="open-results" onClick={() => openResultsPage('#/')}>
-          {t('allCrawls')}
-        </button>
+        <nav class="header-links">
+          <button type="button" class="link" data-testid="open-results" onClick={() => openResultsPage('#/')}>
+            {t('allCrawls')}
+          </button>
+          <button type="button" class="link" data-testid="open-library" onClick={openLibrary}>
+            {t('libraryTitle')}
+          </button>
+        </nav>
       </header>
       {error && (
         <p class="message error" role="alert" data-testid="popup-error">

@@ -560,6 +560,9 @@ export function App() {
           <a href="#/" data-testid="nav-crawls">
             {t('allCrawls')}
           </a>
+          <a href="/library.html" data-testid="nav-library">
+            {t('libraryTitle')}
+          </a>
         </nav>
       </header>
       {view}

@@ -6,7 +6,7 @@ import { errorMessage, type SkipRecord } from '../../lib/engine';
 import { openResultsPage, request, requestSiteAccess } from './api';
 import { t } from './i18n';
 import { Location } from './location';
-import { skipText } from './skip-list';
+import { skipSummary, skipText } from './skip-list';
 
 /** The reason per start page of a crawl that fetched nothing, with Retry and Edit. */
 export function FailureNotice({ record, onError }: { record: CrawlRecord; onError(message: string): void }) {
@@ -48,7 +48,19 @@ export function FailureNotice({ record, onError }: { record: CrawlRecord; onErro
       <ul class="skips">
         {bySeed.map(({ seed, skip }) => (
           <li key={seed} data-testid="failure-reason" data-reason={skip?.reason ?? ''}>
-            <Location url={seed} /> <span class="muted">{skip ? skipText(skip) : t('skipUnknown')}</span>
+            {skip ? (
+              <>
+                <span data-testid="failure-summary">{skipSummary(skip)}</span>
+                <details class="failure-detail">
+                  <summary>{t('failureDetail')}</summary>
+                  <Location url={seed} /> <span class="muted">{skipText(skip)}</span>
+                </details>
+              </>
+            ) : (
+              <>
+                <Location url={seed} /> <span class="muted">{t('skipUnknown')}</span>
+              </>
+            )}
           </li>
         ))}
       </ul>

@@ -7,20 +7,21 @@ import { copyText, openInGroup } from './api';
 import { t } from './i18n';
 import { safeHref } from './safe-href';
 
-/** Open the top 10 in background tabs (in a tab group where the browser has them); copy the list as Markdown. */
+/** Open the top 10 (offered once there is a result) in background tabs (in a tab group where the browser has them); copy the list as Markdown. */
 export function ListActions({ pages, children }: { pages: PageResult[]; children?: ComponentChildren }) {
   const [copied, setCopied] = useState(false);
   const top = pages.slice(0, 10);
   return (
     <div class="list-actions">
-      <button
-        type="button"
-        data-testid="open-top"
-        disabled={top.length === 0}
-        onClick={() => void openInGroup(top.map((p) => p.url).filter((u) => safeHref(u)))}
-      >
-        {t('openTop', top.length)}
-      </button>
+      {top.length > 0 && (
+        <button
+          type="button"
+          data-testid="open-top"
+          onClick={() => void openInGroup(top.map((p) => p.url).filter((u) => safeHref(u)))}
+        >
+          {t('openTop', top.length)}
+        </button>
+      )}
       <button
         type="button"
         data-testid="copy-markdown"

@@ -1,9 +1,13 @@
-/** A list of result rows, capped at `limit`, with the topic's words highlighted. */
-import { useMemo } from 'preact/hooks';
+/**
+ * A list of result rows, capped at `limit`, with the topic's words highlighted; one tab stop per row, arrow keys within
+ * (row-keys.ts), and a skip link, shown when focused, past the list.
+ */
+import { useMemo, useRef } from 'preact/hooks';
 import { highlightTerms } from '../../lib/app/view/highlight';
 import type { PageResult } from '../../lib/engine';
 import { t } from './i18n';
 import { ResultRow, type RowActions } from './result-row';
+import { useRowKeys } from './row-keys';
 
 /**
  * A list of results. `limit` caps what is rendered (the popup); the results page renders more as the reader scrolls
@@ -32,19 +36,41 @@ export function ResultList({
     return m;
   }, [pages]);
   const shown = pages.length > limit ? pages.slice(0, limit) : pages;
-  if (shown.length === 0)
-    return (
-      <p class="empty" data-testid="results-empty">
-        {empty ?? t('noPagesYet')}
-      </p>
+  const box = useRef<HTMLDivElement>(null);
+  useRowKeys(box);
+  // Past the list: to the first control after it (the list's toggles and actions), never into a hidden one.
+  const skip = () => {
+    const end = box.current;
+    if (!end) return;
+    const after = Array.from(document.querySelectorAll<HTMLElement>('a[href], button:not([disabled]), input, select')).find(
+      (el) => !end.contains(el) && end.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING && el.offsetParent,
     );
+    (after ?? end.querySelector<HTMLElement>('[data-testid="list-end"]'))?.focus();
+  };
   return (
-    <ol class="results" data-testid="results" data-count={pages.length}>
-      {shown.map((p) => (
-        <li key={p.url}>
-          <ResultRow page={p} terms={terms} viaTitle={p.from ? titles.get(p.from) : undefined} actions={actions} />
-        </li>
-      ))}
-    </ol>
+    <div class="result-list" ref={box}>
+      {shown.length === 0 ? (
+        <p class="empty" data-testid="results-empty">
+          {empty ?? t('noPagesYet')}
+        </p>
+      ) : (
+        <>
+          <button type="button" class="skip-link" data-testid="skip-past-list" onClick={skip}>
+            {t('skipList')}
+          </button>
+          <ol class="results" data-testid="results" data-count={pages.length}>
+            {shown.map((p) => (
+              <li key={p.url}>
+                <ResultRow page={p} terms={terms} viaTitle={p.from ? titles.get(p.from) : undefined} actions={actions} />
+              </li>
+            ))}
+          </ol>
+          {/* Where the skip link lands when nothing focusable follows the list (the results page). */}
+          <span class="skip-link" tabIndex={-1} data-testid="list-end">
+            {t('listEnd')}
+          </span>
+        </>
+      )}
+    </div>
   );
 }

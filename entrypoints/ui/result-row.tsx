@@ -98,6 +98,7 @@ export function ResultRow({
     <div
       class="row"
       data-testid="result-row"
+      data-row={page.url}
       data-url={page.url}
       data-fresh={page.isSeed ? 'false' : 'true'}
       data-score={page.score.toFixed(4)}

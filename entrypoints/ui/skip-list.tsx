@@ -1,5 +1,6 @@
 /** Skipped pages and their reasons in plain words. */
 import { oneLine } from '../../lib/app/text-safety';
+import { displayLocation } from '../../lib/app/view/page-view';
 import type { SkipRecord } from '../../lib/engine';
 import { type MessageKey, t } from './i18n';
 import { Location } from './location';
@@ -19,6 +20,14 @@ const SKIP_KEY: Record<SkipRecord['reason'], MessageKey> = {
 /** A skip in plain words: "could not connect (ECONNREFUSED)". */
 export function skipText(skip: SkipRecord): string {
   return `${t(SKIP_KEY[skip.reason] ?? 'skipNetwork')} (${oneLine(skip.detail)})`;
+}
+
+/** A start page's failure in a few words: "Could not reach example.com"; the detail goes behind a disclosure. */
+export function skipSummary(skip: SkipRecord): string {
+  const site = displayLocation(skip.url).site;
+  return skip.reason === 'network' || skip.reason === 'timeout'
+    ? t('couldNotReach', site)
+    : t('skipAt', site, t(SKIP_KEY[skip.reason] ?? 'skipNetwork'));
 }
 
 /** The skipped pages, oldest first. */

@@ -31,7 +31,7 @@ const hostile: PageResult = {
 
 describe('library search hits', () => {
   it('renders hostile hits as text only; a non-web URL is never a link', async () => {
-    const { LibraryHits } = await import('../../entrypoints/library/LibraryPage');
+    const { LibraryHits } = await import('../../entrypoints/library/library-hits');
     const root = document.getElementById('root')!;
     const hit = {
       crawlId: 'c1',
