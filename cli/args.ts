@@ -50,6 +50,23 @@ export function intOption(
   return n;
 }
 
+/**
+ * `--max-pages -5` as `--max-pages=-5`: parseArgs reads a value that starts with "-" as an option and refuses it as
+ * ambiguous; joined, the value reaches the range check, which says what is allowed.
+ */
+export function joinNegativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const next = argv[i + 1];
+    if (/^--[a-z][\w-]*$/.test(arg) && next !== undefined && /^-\d+(\.\d+)?$/.test(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
 /** Runs parseArgs, with its errors (unknown option, missing value) as UsageErrors. */
 function parsing<T>(parse: () => T): T {
   try {
@@ -170,7 +187,7 @@ function parseParam(text: string): [string, number | string | boolean] {
 export function parseCrawlArgs(argv: string[]): CrawlCommand {
   const { values: o, positionals } = parsing(() =>
     parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv),
       allowPositionals: true,
       strict: true,
       options: {
@@ -322,7 +339,7 @@ export interface DemoOptions {
 export function parseDemoArgs(argv: string[]): DemoOptions {
   const { values } = parsing(() =>
     parseArgs({
-      args: argv,
+      args: joinNegativeValues(argv),
       strict: true,
       allowPositionals: false,
       options: {

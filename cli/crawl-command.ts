@@ -215,13 +215,17 @@ async function crawl(
         { fetch: start.fetch },
       );
     } else {
-      const resumable = (await store.listCrawls()).find((c) => c.status !== 'done');
-      if (!resumable) {
-        say(`forager: the crawl in ${dir} is finished; start a new one to go further\n`);
-        return EXIT.usage;
+      const crawls = await store.listCrawls();
+      const resumable = crawls.find((c) => c.status !== 'done');
+      if (resumable) {
+        if (!output.quiet) say(`Resuming "${oneLine(resumable.name)}" (${resumable.stats.pagesEvaluated} pages so far)\n`);
+        record = await runner.resume(resumable.id);
+      } else {
+        // Finished: nothing to fetch, but --top, --all and --json still read its results.
+        if (!crawls[0]) throw new Error(`no crawl in ${dir}`);
+        record = crawls[0];
+        say(`forager: the crawl in ${dir} is finished; its results follow (start a new one to go further)\n`);
       }
-      if (!output.quiet) say(`Resuming "${oneLine(resumable.name)}" (${resumable.stats.pagesEvaluated} pages so far)\n`);
-      record = await runner.resume(resumable.id);
     }
   } catch (error) {
     say(`forager: ${errorMessage(error)}\n`);

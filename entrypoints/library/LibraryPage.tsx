@@ -8,55 +8,12 @@ import { type CrawlRecord, type LibraryHit, type LibraryInfo, oneLine, type Rete
 import { errorMessage } from '../../lib/engine';
 import { request } from '../ui/api';
 import { t, tn } from '../ui/i18n';
+import { LibraryHits } from './library-hits';
 
 /** Largest file offered to the background (lib/app/library/import.ts MAX_IMPORT_BYTES; checked there again). */
 const MAX_IMPORT_BYTES = 32 * 1024 * 1024;
 
 const megabytes = (bytes: number): string => t('megabytes', (bytes / 1024 / 1024).toFixed(1));
-
-/** An http(s) URL to link to, else undefined (a hit's URL is checked on import and by the crawler; checked again). */
-function linkable(url: string): string | undefined {
-  try {
-    const u = new URL(url);
-    return u.protocol === 'http:' || u.protocol === 'https:' ? u.href : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Search hits as text (titles and snippets are page text: never markup). */
-export function LibraryHits({ hits, crawlNames }: { hits: LibraryHit[]; crawlNames: Map<string, string> }) {
-  return (
-    <ol class="library-hits" data-testid="library-hits">
-      {hits.map((hit) => {
-        const href = linkable(hit.url);
-        const title = oneLine(hit.title) || hit.url;
-        return (
-          <li key={`${hit.crawlId} ${hit.url}`}>
-            <div>
-              {href ? (
-                <a href={href} target="_blank" rel="noopener noreferrer">
-                  {title}
-                </a>
-              ) : (
-                title
-              )}
-            </div>
-            <div>{oneLine(hit.snippet)}</div>
-            <div class="library-hit-meta">
-              {t(
-                'libraryHitMeta',
-                oneLine(hit.url),
-                crawlNames.get(hit.crawlId) ?? t('libraryUnnamedCrawl'),
-                new Date(hit.fetchedAt).toLocaleDateString(),
-              )}
-            </div>
-          </li>
-        );
-      })}
-    </ol>
-  );
-}
 
 function SearchBox({ crawlNames }: { crawlNames: Map<string, string> }) {
   const [query, setQuery] = useState('');
@@ -93,7 +50,7 @@ function SearchBox({ crawlNames }: { crawlNames: Map<string, string> }) {
           {hits.length === 0 ? t('libraryNothingFound') : tn(hits.length, 'libraryHitsOne', 'libraryHits')}
         </p>
       )}
-      <LibraryHits hits={hits} crawlNames={crawlNames} />
+      <LibraryHits hits={hits} crawlNames={crawlNames} query={query} />
     </div>
   );
 }

@@ -22,11 +22,18 @@ import {
   type TabContext,
 } from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
-import { connectLive, openResultsPage, request } from '../ui/api';
-import { CrawlPanel, FailureNotice, fetchedNothing, ListActions, ListToggles, ResultList, StartForm } from '../ui/components';
+import { connectLive, openLibrary, openResultsPage, request } from '../ui/api';
+import { CrawlPanel } from '../ui/crawl-panel';
+import { FailureNotice } from '../ui/failure-notice';
+import { fetchedNothing } from '../ui/status-chip';
+import { ListActions } from '../ui/list-actions';
+import { ListToggles } from '../ui/list-toggles';
+import { ResultList } from '../ui/result-list';
+import { StartForm } from '../ui/start-form';
 import { useFeedback } from '../ui/feedback';
 import { useHidden } from '../ui/hidden';
 import { t } from '../ui/i18n';
+import { isInView } from '../ui/row-keys';
 import { loadDefaults } from '../ui/settings';
 
 /** Rows the popup keeps (best first); "All results" opens the results page. */
@@ -150,7 +157,9 @@ export function App() {
         ? document.querySelector<HTMLElement>('[data-testid="result-link"]')
         : document.querySelector<HTMLElement>('[data-testid="crawl-button"]');
     if (target) {
-      target.focus({ preventScroll: true });
+      // Never taken from where the user put it, nor given to a row scrolled out of view.
+      const free = !document.activeElement || document.activeElement === document.body;
+      if (free && isInView(target)) target.focus({ preventScroll: true });
       focused.current = first;
     }
   });
@@ -254,9 +263,14 @@ export function App() {
         <h1>
           <img src="/icon/32.png" alt="" /> {t('extName')}
         </h1>
-        <button type="button" class="link" data-testid="open-results" onClick={() => openResultsPage('#/')}>
-          {t('allCrawls')}
-        </button>
+        <nav class="header-links">
+          <button type="button" class="link" data-testid="open-results" onClick={() => openResultsPage('#/')}>
+            {t('allCrawls')}
+          </button>
+          <button type="button" class="link" data-testid="open-library" onClick={openLibrary}>
+            {t('libraryTitle')}
+          </button>
+        </nav>
       </header>
       {error && (
         <p class="message error" role="alert" data-testid="popup-error">

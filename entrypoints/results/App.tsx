@@ -27,17 +27,14 @@ import {
 } from '../../lib/app';
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
 import { connectLive, request, requestSiteAccess } from '../ui/api';
-import {
-  CrawlPanel,
-  FailureNotice,
-  fetchedNothing,
-  ListActions,
-  ListToggles,
-  ResultList,
-  SkipList,
-  StartForm,
-  StatusChip,
-} from '../ui/components';
+import { CrawlPanel } from '../ui/crawl-panel';
+import { FailureNotice } from '../ui/failure-notice';
+import { fetchedNothing, StatusChip } from '../ui/status-chip';
+import { ListActions } from '../ui/list-actions';
+import { ListToggles } from '../ui/list-toggles';
+import { ResultList } from '../ui/result-list';
+import { SkipList } from '../ui/skip-list';
+import { StartForm } from '../ui/start-form';
 import { useFeedback } from '../ui/feedback';
 import { useHidden } from '../ui/hidden';
 import { type MessageKey, t } from '../ui/i18n';
@@ -573,6 +570,9 @@ export function App() {
         <nav>
           <a href="#/" data-testid="nav-crawls">
             {t('allCrawls')}
+          </a>
+          <a href="/library.html" data-testid="nav-library">
+            {t('libraryTitle')}
           </a>
         </nav>
       </header>

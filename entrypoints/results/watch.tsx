@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { type CrawlRecord, diffPages, formatDate, type WatchDiff, type WatchSchedule } from '../../lib/app';
 import { errorMessage, type PageResult } from '../../lib/engine';
 import { request } from '../ui/api';
-import { ResultList } from '../ui/components';
+import { ResultList } from '../ui/result-list';
 import { t } from '../ui/i18n';
 
 /** The watch's split of the crawl's pages (nothing new or changed for a crawl that is not watched). */

@@ -68,6 +68,11 @@ export function openResultsPage(hash = '#/'): void {
   void browser.tabs.create({ url: browser.runtime.getURL('/results.html') + hash });
 }
 
+/** The library page (search over every crawl) in a new tab. */
+export function openLibrary(): void {
+  void browser.tabs.create({ url: browser.runtime.getURL('/library.html') });
+}
+
 /** Opens pages in background tabs, in order, next to the current tab. Resolves to the new tabs' ids. */
 export async function openInBackground(urls: string[]): Promise<number[]> {
   const ids: number[] = [];

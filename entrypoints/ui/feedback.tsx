@@ -18,7 +18,7 @@ import {
 } from '../../lib/app';
 import { errorMessage, type JudgementValue, type PageResult } from '../../lib/engine';
 import { request } from './api';
-import { Icon } from './components';
+import { Icon } from './icon';
 import { t } from './i18n';
 
 const THUMB_UP = 'M7 10v11H3V10h4zm0 0l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7';

@@ -65,79 +65,17 @@ export function StrategySettings() {
 
   return (
     <section class="card column" data-testid="strategy-settings">
-      <h2>{t('optionsStrategy')}</h2>
-      <p class="muted">{t('optionsStrategyHint')}</p>
-      <label class="field">
-        <span>{t('optionsStrategy')}</span>
-        <select
-          value={strategy.name}
-          data-testid="strategy"
-          onChange={(e) => void save({ ...settings, strategy: e.currentTarget.value, params: {} })}
-        >
-          {strategies.map((s) => (
-            <option key={s.name} value={s.name}>
-              {s.label}
-            </option>
-          ))}
-        </select>
+      <h2>{t('optionsCrawling')}</h2>
+      <label class="check">
+        <input
+          type="checkbox"
+          checked={notify}
+          data-testid="notify-on-end"
+          onChange={(e) => void toggleNotify(e.currentTarget.checked)}
+        />
+        {t('optionsNotify')}
       </label>
-      <p class="muted small-text">{strategy.description}</p>
       <div class="row-fields">
-        {strategy.params.map((p) =>
-          p.type === 'boolean' ? (
-            <label key={p.name} class="check" title={p.description}>
-              <input
-                type="checkbox"
-                checked={Boolean(settings.params[p.name] ?? p.default)}
-                data-testid={`param-${p.name}`}
-                onChange={(e) => void save({ ...settings, params: { ...settings.params, [p.name]: e.currentTarget.checked } })}
-              />
-              {p.label}
-            </label>
-          ) : p.type === 'number' ? (
-            <label key={p.name} class="field" title={p.description}>
-              <span>{p.label}</span>
-              <input
-                type="number"
-                value={Number(settings.params[p.name] ?? p.default)}
-                min={p.min}
-                max={p.max}
-                step={p.integer ? 1 : 'any'}
-                data-testid={`param-${p.name}`}
-                onChange={(e) =>
-                  void save({
-                    ...settings,
-                    params: {
-                      ...settings.params,
-                      [p.name]: clampTo(Number(e.currentTarget.value), p.min, p.max, p.integer),
-                    },
-                  })
-                }
-              />
-            </label>
-          ) : null,
-        )}
-        <label class="field">
-          <span>{t('optionsFrontier')}</span>
-          <input
-            type="number"
-            value={settings.maxBuffer}
-            min={SETTING_BOUNDS.maxBuffer.min}
-            max={SETTING_BOUNDS.maxBuffer.max}
-            data-testid="max-buffer"
-            onChange={(e) =>
-              void save({
-                ...settings,
-                maxBuffer: clampTo(
-                  Number(e.currentTarget.value),
-                  SETTING_BOUNDS.maxBuffer.min,
-                  SETTING_BOUNDS.maxBuffer.max,
-                  true,
-                ),
-              })
-            }
-          />
-        </label>
         <label class="field">
           <span>{t('politeness')}</span>
           <input
@@ -161,15 +99,82 @@ export function StrategySettings() {
           />
         </label>
       </div>
-      <label class="check">
-        <input
-          type="checkbox"
-          checked={notify}
-          data-testid="notify-on-end"
-          onChange={(e) => void toggleNotify(e.currentTarget.checked)}
-        />
-        {t('optionsNotify')}
-      </label>
+      <details class="advanced" data-testid="options-advanced">
+        <summary>{t('optionsAdvanced')}</summary>
+        <p class="muted">{t('optionsStrategyHint')}</p>
+        <label class="field">
+          <span>{t('optionsStrategy')}</span>
+          <select
+            value={strategy.name}
+            data-testid="strategy"
+            onChange={(e) => void save({ ...settings, strategy: e.currentTarget.value, params: {} })}
+          >
+            {strategies.map((s) => (
+              <option key={s.name} value={s.name}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </label>
+        <p class="muted small-text">{strategy.description}</p>
+        <div class="row-fields">
+          {strategy.params.map((p) =>
+            p.type === 'boolean' ? (
+              <label key={p.name} class="check" title={p.description}>
+                <input
+                  type="checkbox"
+                  checked={Boolean(settings.params[p.name] ?? p.default)}
+                  data-testid={`param-${p.name}`}
+                  onChange={(e) => void save({ ...settings, params: { ...settings.params, [p.name]: e.currentTarget.checked } })}
+                />
+                {p.label}
+              </label>
+            ) : p.type === 'number' ? (
+              <label key={p.name} class="field" title={p.description}>
+                <span>{p.label}</span>
+                <input
+                  type="number"
+                  value={Number(settings.params[p.name] ?? p.default)}
+                  min={p.min}
+                  max={p.max}
+                  step={p.integer ? 1 : 'any'}
+                  data-testid={`param-${p.name}`}
+                  onChange={(e) =>
+                    void save({
+                      ...settings,
+                      params: {
+                        ...settings.params,
+                        [p.name]: clampTo(Number(e.currentTarget.value), p.min, p.max, p.integer),
+                      },
+                    })
+                  }
+                />
+              </label>
+            ) : null,
+          )}
+          <label class="field">
+            <span>{t('optionsFrontier')}</span>
+            <input
+              type="number"
+              value={settings.maxBuffer}
+              min={SETTING_BOUNDS.maxBuffer.min}
+              max={SETTING_BOUNDS.maxBuffer.max}
+              data-testid="max-buffer"
+              onChange={(e) =>
+                void save({
+                  ...settings,
+                  maxBuffer: clampTo(
+                    Number(e.currentTarget.value),
+                    SETTING_BOUNDS.maxBuffer.min,
+                    SETTING_BOUNDS.maxBuffer.max,
+                    true,
+                  ),
+                })
+              }
+            />
+          </label>
+        </div>
+      </details>
       <div class="controls">
         <button
           type="button"

@@ -113,6 +113,33 @@ async function axeProblems(page: Page, systemScheme: boolean): Promise<string[]>
   return out;
 }
 
+/** The smallest text anyone is asked to read, in CSS px. */
+const MIN_FONT_PX = 12;
+
+/**
+ * The computed font size of every text node in the page (hidden ones too: they show when opened), the smallest one,
+ * and those under {@link MIN_FONT_PX} with their element and words. Chrome's stylesheet for extension pages sets
+ * `body` to 75%, so text that inherits its size from the body shrinks there and not in Firefox.
+ */
+function textSizes(page: Page, min = MIN_FONT_PX): Promise<{ smallest: number; small: string[] }> {
+  return page.evaluate((limit) => {
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    let smallest = Number.POSITIVE_INFINITY;
+    const small: string[] = [];
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent?.trim() ?? '';
+      const el = node.parentElement;
+      if (!text || !el || el.closest('script, style, noscript')) continue;
+      const size = Number.parseFloat(getComputedStyle(el).fontSize);
+      smallest = Math.min(smallest, size);
+      if (size < limit && small.length < 20) {
+        small.push(`${size}px ${el.tagName.toLowerCase()}.${el.className} "${text.slice(0, 40)}"`);
+      }
+    }
+    return { smallest, small };
+  }, min);
+}
+
 /** A port nothing listens on (taken, then freed). */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -913,6 +940,83 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await results.close();
   });
 
+  test('keyboard, popup and results page: one tab stop per row, arrows between rows and actions, a skip link past the list, focus kept in the list after thumbs down and up', async () => {
+    /** Where focus is: the focused control's testid and its row's URL (null outside rows). */
+    const focusNow = (page: Page) =>
+      page.evaluate(() => {
+        const a = document.activeElement as HTMLElement | null;
+        const list = document.querySelector('[data-testid="results"]');
+        return {
+          testid: a?.getAttribute('data-testid') ?? (a === document.body ? 'body' : (a?.tagName ?? 'none')),
+          row: a?.closest('[data-row]')?.getAttribute('data-row') ?? null,
+          afterList: !!list && !!a && !list.contains(a) && !!(list.compareDocumentPosition(a) & Node.DOCUMENT_POSITION_FOLLOWING),
+          inView: !!a && a.getBoundingClientRect().bottom > 0 && a.getBoundingClientRect().top < window.innerHeight,
+        };
+      });
+    const rowUrls = (page: Page) => page.$$eval(tid('result-row'), (rs) => rs.map((r) => r.getAttribute('data-row') ?? ''));
+    const views: [string, string, { width: number; height: number }][] = [
+      ['popup', 'popup.html', POPUP],
+      ['results page', `results.html#/crawl/${encodeURIComponent(uxCrawlId)}`, { width: 1280, height: 800 }],
+    ];
+    for (const [name, file, size] of views) {
+      const page = await driver.open(file, size);
+      await page.waitForSelector(tid('result-row'), { timeout: 60_000 });
+      await page.bringToFront();
+      // One tab stop per row.
+      const stops = await page.$$eval(tid('result-row'), (rs) =>
+        rs.map((r) => Array.from(r.querySelectorAll<HTMLElement>('a[href], button')).filter((e) => e.tabIndex >= 0).length),
+      );
+      expect(stops.length, name).toBeGreaterThanOrEqual(3);
+      expect(new Set(stops), name).toEqual(new Set([1]));
+      const urls = await rowUrls(page);
+      await page.$eval(`${tid('result-row')} ${tid('result-link')}`, (a) => (a as HTMLElement).focus());
+      expect(await focusNow(page), name).toMatchObject({ testid: 'result-link', row: urls[0] });
+      await page.keyboard.press('ArrowDown');
+      expect(await focusNow(page), name).toMatchObject({ testid: 'result-link', row: urls[1] });
+      await page.keyboard.press('ArrowUp');
+      expect(await focusNow(page), name).toMatchObject({ testid: 'result-link', row: urls[0] });
+      // Right walks the row's actions, Left comes back; Tab then leaves the row for the next one.
+      await page.keyboard.press('ArrowRight');
+      const action = await focusNow(page);
+      expect(action.row, name).toBe(urls[0]);
+      expect(action.testid, name).not.toBe('result-link');
+      await page.keyboard.press('ArrowLeft');
+      expect(await focusNow(page), name).toMatchObject({ testid: 'result-link', row: urls[0] });
+      await page.keyboard.press('Tab');
+      expect(await focusNow(page), name).toMatchObject({ row: urls[1] });
+      // The skip link, first in the list's box, takes focus past the list.
+      await page.$eval(tid('skip-past-list'), (b) => (b as HTMLElement).focus());
+      await page.keyboard.press('Enter');
+      const past = await focusNow(page);
+      expect(past.afterList, `${name}: ${JSON.stringify(past)}`).toBe(true);
+      // Thumbs down on the first row, by keyboard: the row leaves the list, focus goes to the next row, in view.
+      await page.$eval(`[data-row="${urls[0]}"] ${tid('judge-down')}`, (b) => (b as HTMLElement).focus());
+      await page.keyboard.press('Enter');
+      await waitFor(async () => !(await rowUrls(page)).includes(urls[0]), `${name}: the judged row leaves the list`);
+      const afterDown = await waitFor(async () => {
+        const f = await focusNow(page);
+        return f.row ? f : null;
+      }, `${name}: focus in a row after thumbs down`);
+      expect(afterDown, name).toMatchObject({ row: urls[1], inView: true });
+      await clickTestId(page, 'judge-undo');
+      await waitFor(async () => (await rowUrls(page)).includes(urls[0]), `${name}: the row back after Undo`);
+      // Thumbs up on the second row: it rises to the top, focus goes to the row after it.
+      const second = (await rowUrls(page))[1];
+      const third = (await rowUrls(page))[2];
+      await page.$eval(`[data-row="${second}"] ${tid('judge-up')}`, (b) => (b as HTMLElement).focus());
+      await page.keyboard.press('Enter');
+      await waitFor(async () => ((await rowUrls(page))[0] === second ? true : null), `${name}: the judged row first`);
+      const afterUp = await waitFor(async () => {
+        const f = await focusNow(page);
+        return f.testid !== 'body' ? f : null;
+      }, `${name}: focus kept after thumbs up`);
+      expect([second, third], `${name}: ${JSON.stringify(afterUp)}`).toContain(afterUp.row);
+      await clickTestId(page, 'judge-undo');
+      await waitFor(async () => ((await rowUrls(page))[0] !== second ? true : null), `${name}: thumbs up undone`);
+      await page.close();
+    }
+  });
+
   test('the notice when a crawl ends: shown with the count of new relevant pages when turned on, not when off', async () => {
     const storedOption = (page: Page) =>
       page.evaluate(async () => {
@@ -1017,6 +1121,8 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     expect(reasons).toHaveLength(2);
     for (const r of reasons) {
       expect(r.reason).toBe('network');
+      // "Could not reach 127.0.0.1:<port>" up front, the browser's words in the disclosure.
+      expect(r.text).toMatch(/^Could not reach 127\.0\.0\.1:\d+/);
       expect(r.text).toContain('could not be reached');
     }
     expect(await start.$(tid('retry'))).not.toBeNull();
@@ -1030,7 +1136,7 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     await start.close();
   });
 
-  test('accessibility: no serious or critical axe violations in the popup, results page, start view, options and library, light and dark', async () => {
+  test('accessibility: no serious or critical axe violations and no text under 12 px in the popup, results page, start view, options and library, light and dark', async () => {
     const tab = await openTab(serp.url);
     const tabId = await driver.tabId(serp.url);
     const views: [string, string, string][] = [
@@ -1043,18 +1149,27 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       ['start view', newCrawlPath('test', [serp.seeds[0]]), 'start-form'],
     ];
     const problems: string[] = [];
+    const smallest: string[] = [];
     for (const [name, file, ready] of views) {
       const page = await driver.open(file, file.startsWith('popup') ? POPUP : { width: 1280, height: 800 });
       await page.waitForSelector(tid(ready), { timeout: 60_000 });
       problems.push(...(await axeProblems(page, browserName === 'chromium')).map((p) => `${name}: ${p}`));
+      const sizes = await textSizes(page);
+      smallest.push(`${name} ${sizes.smallest}px`);
+      problems.push(...sizes.small.map((p) => `${name}: text under ${MIN_FONT_PX}px: ${p}`));
       await page.close();
     }
     // The popup's start view: opened on the results page (whose search the latest crawl is not), the form comes first.
     const popup = await driver.open(`popup.html?tab=${tabId}`, POPUP);
     await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
     problems.push(...(await axeProblems(popup, browserName === 'chromium')).map((p) => `popup start: ${p}`));
+    const sizes = await textSizes(popup);
+    smallest.push(`popup start ${sizes.smallest}px`);
+    problems.push(...sizes.small.map((p) => `popup start: text under ${MIN_FONT_PX}px: ${p}`));
     await popup.close();
     await tab.close();
+    // The figures of the report: the smallest text per view in this browser.
+    console.log(`smallest text in ${browserName}: ${smallest.join(', ')}`);
     expect(problems).toEqual([]);
   });
 
@@ -1158,6 +1273,7 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       expect(notice.message).toMatch(/^\d+ new pages? on /);
       // The watch's view, with its lists, light and dark: no serious or critical axe violation.
       expect(await axeProblems(view, browserName === 'chromium')).toEqual([]);
+      expect((await textSizes(view)).small).toEqual([]);
       await view.close();
 
       // And again after another restart: the lists are what the check found.

@@ -40,6 +40,10 @@ describe('command-line arguments', () => {
     expect(usage(['--bogus'])).toBe("Unknown option '--bogus'");
     expect(usage(['coffee', 'https://a.example/', '--max-pages', 'abc'])).toMatch(/--max-pages must be a whole number .* "abc"/);
     expect(usage(['coffee', 'https://a.example/', '--top', '0'])).toMatch(/--top must be a whole number >= 1/);
+    // A negative value reaches the range check, not parseArgs' "ambiguous" refusal.
+    expect(usage(['coffee', 'https://a.example/', '--max-pages', '-5'])).toMatch(
+      /--max-pages must be a whole number .*, got "-5"/,
+    );
     expect(usage(['coffee', 'https://a.example/', '--lang', 'xx'])).toMatch(/--lang xx: no stop words .*known: .*\bde\b/);
     expect(usage(['coffee', 'https://a.example/', '--param', 'nope=1'])).toMatch(/no parameter "nope"/);
     expect(usage(['coffee', 'https://a.example/', '--n', '0'])).toMatch(/--n must be a whole number >= 1/);
@@ -211,9 +215,20 @@ describe('npm run crawl', () => {
       .slice(before)
       .map((r) => r.url);
     expect(all.filter((u, i) => all.indexOf(u) !== i)).toEqual([]); // no page fetched twice
-    // A finished crawl has nothing left to resume.
+    // A finished crawl has nothing left to fetch: --resume shows its results, as --top and --json ask.
+    const requestsBefore = pageRequests().length;
     const third = capture();
-    expect(await runCrawlCommand(['--resume', dir], third.io)).toBe(2);
+    expect(await runCrawlCommand(['--resume', dir, '--top', '3'], third.io)).toBe(0);
     expect(third.err()).toMatch(/is finished/);
+    expect(
+      third
+        .out()
+        .split('\n')
+        .filter((l) => /^\s*\d+\. /.test(l)),
+    ).toHaveLength(3);
+    const fourth = capture();
+    expect(await runCrawlCommand(['--resume', dir, '--json', '--quiet'], fourth.io)).toBe(0);
+    expect((JSON.parse(fourth.out()) as { pages: unknown[] }).pages).toHaveLength(60);
+    expect(pageRequests().length).toBe(requestsBefore);
   });
 });

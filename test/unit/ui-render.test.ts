@@ -31,7 +31,7 @@ const hostile: PageResult = {
 
 describe('library search hits', () => {
   it('renders hostile hits as text only; a non-web URL is never a link', async () => {
-    const { LibraryHits } = await import('../../entrypoints/library/LibraryPage');
+    const { LibraryHits } = await import('../../entrypoints/library/library-hits');
     const root = document.getElementById('root')!;
     const hit = {
       crawlId: 'c1',
@@ -62,7 +62,7 @@ describe('library search hits', () => {
 
 describe('result rendering', () => {
   it('renders hostile titles and snippets as text only, with <mark> for topic words', async () => {
-    const { ResultList } = await import('../../entrypoints/ui/components');
+    const { ResultList } = await import('../../entrypoints/ui/result-list');
     const root = document.getElementById('root')!;
     render(
       h(ResultList, {
@@ -89,7 +89,7 @@ describe('result rendering', () => {
   });
 
   it('shows no bidi override or control character of a title, snippet or URL', async () => {
-    const { ResultList } = await import('../../entrypoints/ui/components');
+    const { ResultList } = await import('../../entrypoints/ui/result-list');
     const root = document.getElementById('root')!;
     const spoof: PageResult = {
       ...hostile,
@@ -142,7 +142,7 @@ describe('popup: what it opens on', () => {
 
 describe('result row', () => {
   it('shows the location as "site › … › tail", a labelled date, the linking page and a "new" badge', async () => {
-    const { ResultList } = await import('../../entrypoints/ui/components');
+    const { ResultList } = await import('../../entrypoints/ui/result-list');
     const root = document.getElementById('root')!;
     const linking: PageResult = { ...hostile, url: 'https://www.example.org/start', title: 'Start page', isSeed: true };
     const found: PageResult = {
