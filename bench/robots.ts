@@ -19,6 +19,7 @@ import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import * as engine from '../lib/engine';
 import { median } from './stats';
+import { Rng } from '../lib/engine';
 
 type Engine = Pick<typeof engine, 'RobotsRules' | 'createCrawl' | 'createFetcher'>;
 interface Side {
@@ -54,15 +55,10 @@ const PATH_KINDS: Record<string, string> = { 'a…a': 'a', 'a9a9…': 'a9', 'aba
 /** Paths of the last kind end in `z`, so every `…*z$` rule's anchored tail matches and only its middle piece decides. */
 const ENDS_IN_Z = 'a…az (every `$` tail holds)';
 
-/** mulberry32, so every run asks about the same URLs. */
+/** The engine's seeded generator, so every run asks about the same URLs and a failure names its case. */
 function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 /** URLs of the kinds a crawl meets on such a site: articles, listings, products with parameters, search, files. */

@@ -4,6 +4,7 @@ import { ForagerStrategy } from '../../lib/engine/strategies/forager';
 import { LeadLearner } from '../../lib/engine/strategies/lead-learner';
 import { createStrategy } from '../../lib/engine/strategies/index';
 import type { EvaluatedPage, LinkFeature, StrategyContext } from '../../lib/engine/types';
+import { evaluatedPage } from './evaluated-page';
 
 const topic = { keywords: 'solar telescope' };
 const ctx = (params: StrategyContext['params'] = {}, seed = 1): StrategyContext => ({ topic, maxBuffer: 256, seed, params });
@@ -13,25 +14,7 @@ function link(url: string, anchor: string[] = []): LinkFeature {
 }
 
 function page(url: string, score: number, links: LinkFeature[], from?: string): EvaluatedPage {
-  return {
-    url,
-    requestedUrl: url,
-    depth: 1,
-    from,
-    isSeed: from === undefined,
-    links,
-    evaluation: {
-      score,
-      title: url,
-      snippet: '',
-      links,
-      terms: {},
-      length: 0,
-      charset: 'utf-8',
-      baseUrl: url,
-      robots: { noindex: false, nofollow: false },
-    },
-  };
+  return evaluatedPage(url, score, links, { from, isSeed: from === undefined });
 }
 
 describe('LeadLearner', () => {

@@ -5,6 +5,7 @@ import { SectionBandit, siteOf } from '../../lib/engine/strategies/section-bandi
 import { createStrategy, ForagerClassic } from '../../lib/engine/strategies/index';
 import { Rng } from '../../lib/engine/rng';
 import type { EvaluatedPage, FrontierEntry, LinkFeature, StrategyContext } from '../../lib/engine/types';
+import { evaluatedPage } from './evaluated-page';
 
 const always = () => true;
 /** The reserve's gates open: kept whatever the seeds, taken whatever the harvest. */
@@ -22,24 +23,7 @@ function link(url: string, anchor: string[] = [], before: string[] = [], after: 
 }
 
 function page(url: string, score: number, links: LinkFeature[], depth = 1): EvaluatedPage {
-  return {
-    url,
-    requestedUrl: url,
-    depth,
-    isSeed: false,
-    links,
-    evaluation: {
-      score,
-      title: url,
-      snippet: '',
-      links,
-      terms: {},
-      length: 0,
-      charset: 'utf-8',
-      baseUrl: url,
-      robots: { noindex: false, nofollow: false },
-    },
-  };
+  return evaluatedPage(url, score, links, { depth });
 }
 
 describe('siteOf', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type PatternRule, PatternSet } from '../../lib/engine/fetch/robots-matcher';
 import { normalizeForMatch } from '../../lib/engine/fetch/robots-normalize';
+import { Rng } from '../../lib/engine';
 
 /** Google's matcher (google/robotstxt robots.cc, RobotsMatchStrategy::Matches): the set of positions a prefix reaches. */
 function referenceMatches(path: string, pattern: string): boolean {
@@ -33,15 +34,10 @@ function referenceAllows(rules: PatternRule[], pathAndQuery: string): boolean {
   return allow >= disallow;
 }
 
-/** mulberry32: a seeded generator, so a failure names the case that reproduces it. */
+/** The engine's seeded generator, so every run asks about the same URLs and a failure names its case. */
 function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const rng = new Rng(seed);
+  return () => rng.next();
 }
 
 /** Distinct pieces (literal runs after a `*`) of `rules`, their total, and the levels of a segment tree over them. */
