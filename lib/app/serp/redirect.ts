@@ -172,7 +172,12 @@ const REDIRECT_PATH = /^\/(?:link|url|l|r|redirect|redir|out|go|goto|click|clk|a
  * (plain, percent-encoded, or base64 with an optional two-letter prefix such as Bing's 'a1'): that URL.
  */
 export function genericTarget(url: URL): string | null {
-  const names = [...TARGET_PARAMS.filter((p) => url.searchParams.has(p)), ...url.searchParams.keys()];
+  // forEach, not the iterators: in a Firefox content script URLSearchParams' iterators are not iterable.
+  const keys: string[] = [];
+  url.searchParams.forEach((_value, key) => {
+    keys.push(key);
+  });
+  const names = [...TARGET_PARAMS.filter((p) => url.searchParams.has(p)), ...keys];
   for (const name of names) {
     const value = url.searchParams.get(name);
     if (!value || value.length < 8) continue;
@@ -195,5 +200,9 @@ export function genericTarget(url: URL): string | null {
 export function isGenericOpaqueRedirect(url: URL, pageHost: string): boolean {
   if (siteOf(url.hostname) !== siteOf(pageHost)) return false;
   if (!REDIRECT_PATH.test(url.pathname)) return false;
-  return [...url.searchParams.values()].some((v) => v.length >= 16 && /^[A-Za-z0-9_\-.~%=+/]+$/.test(v));
+  let token = false;
+  url.searchParams.forEach((v) => {
+    if (v.length >= 16 && /^[A-Za-z0-9_\-.~%=+/]+$/.test(v)) token = true;
+  });
+  return token;
 }

@@ -65,8 +65,12 @@ export interface Context {
 /** Whether any query parameter of `url` holds the query (another results page of the same engine: a vertical, a related search). */
 function carriesQuery(url: URL, query: string): boolean {
   if (query.length < 2) return false;
-  for (const value of url.searchParams.values()) if (value.replace(/\s+/g, ' ').trim().toLowerCase() === query) return true;
-  return false;
+  // forEach, not the iterators: in a Firefox content script URLSearchParams' iterators are not iterable.
+  let found = false;
+  url.searchParams.forEach((value) => {
+    if (value.replace(/\s+/g, ' ').trim().toLowerCase() === query) found = true;
+  });
+  return found;
 }
 
 /**
