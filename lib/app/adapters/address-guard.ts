@@ -97,7 +97,8 @@ interface Entry {
 
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-function hostnameOf(url: string): string {
+/** The host name of `url`, or '' when it is no URL. */
+export function hostnameOf(url: string): string {
   try {
     return new URL(url).hostname;
   } catch {

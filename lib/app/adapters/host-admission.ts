@@ -18,7 +18,7 @@
  * Pure TypeScript: the background and the command line feed it the guards' verdicts ({@link privateAnswer}).
  */
 import type { FetchOutcome, PageFetcher, Validators } from '../../engine';
-import { AddressRefusedError } from './address-guard';
+import { AddressRefusedError, hostnameOf } from './address-guard';
 import { siteOf } from '../serp/hosts';
 
 /** What a run refused, for its summary. */
@@ -32,14 +32,6 @@ export interface RefusedHosts {
 }
 
 const MAX_EXAMPLES = 10;
-
-function hostnameOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
-}
 
 /** Resolves when `promise` settles, or rejects when `signal` aborts first. */
 function untilAborted(promise: Promise<void>, signal: AbortSignal | null | undefined): Promise<void> {

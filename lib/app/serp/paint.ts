@@ -7,6 +7,7 @@
  * z-index under the in-flow backgrounds of its stacking context. Overlays that let clicks through
  * (`pointer-events: none`) are invisible to hit testing and caught by the approximation.
  */
+import { FOLLOWING } from './dom';
 import { parseColour } from './colour';
 import { type Box, type DocBox, type GeometryWindow, intersect, visibleRegion } from './geometry';
 
@@ -104,7 +105,7 @@ export function painters(win: PaintWindow): Painter[] {
 }
 
 /** Whether `a` comes after `b` in document order. */
-const follows = (a: Node, b: Node) => (b.compareDocumentPosition(a) & 4) !== 0;
+const follows = (a: Node, b: Node) => (b.compareDocumentPosition(a) & FOLLOWING) !== 0;
 
 /** Whether an element creates a stacking context of its own (so its background paints under its negative z children). */
 function stackingContext(el: Element, win: GeometryWindow): boolean {
