@@ -7,6 +7,7 @@
  */
 import MiniSearch, { type Options, type SearchResult } from 'minisearch';
 import type { PageResult } from '../../engine';
+import type { LibraryHit } from '../model/views';
 
 /** Layout of a serialized segment; a stored segment of another layout is rebuilt from the crawl's pages. */
 export const INDEX_VERSION = 1;
@@ -36,18 +37,8 @@ const OPTIONS: Options<IndexedPage> = {
   },
 };
 
-/** A search hit inside one segment. */
-export interface SegmentHit {
-  url: string;
-  title: string;
-  snippet: string;
-  pageScore: number;
-  fetchedAt: number;
-  /** The search's relevance (BM25), comparable within a segment. */
-  rank: number;
-  /** Query words found in the page. */
-  terms: string[];
-}
+/** A search hit inside one segment: a library hit without its crawl, with the query words found in the page. */
+export type SegmentHit = Omit<LibraryHit, 'crawlId'> & { terms: string[] };
 
 const text = (v: unknown): string => (typeof v === 'string' ? v : '');
 
