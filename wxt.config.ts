@@ -57,6 +57,21 @@ const lazyLanguageData: Plugin = {
   },
 };
 
+/**
+ * The background (Chrome's service worker, Firefox's event page) is built with lib/engine/text/
+ * language-sources.absent.ts: no stop list, stemmer or detector (1.5 MB) in the script parsed at every start. Its
+ * crawls get the topic's analysed words and the links' URL words from the evaluator Worker (Topic.analysis,
+ * LinkFeature.urlTerms); asking for language data there throws (test/unit/service-worker-language.test.ts).
+ */
+const noLanguageData: Plugin = {
+  name: 'forager-no-language-data',
+  enforce: 'pre',
+  async resolveId(source, importer) {
+    if (source !== './language-sources' || !importer || !/[\\/]lib[\\/]engine[\\/]text[\\/]/.test(importer)) return null;
+    return this.resolve('./language-sources.absent', importer, { skipSelf: true });
+  },
+};
+
 export default defineConfig({
   outDir: e2e ? '.output/e2e' : '.output',
   /**
@@ -71,7 +86,12 @@ export default defineConfig({
   },
   modules: ['@wxt-dev/webextension-polyfill'],
   // Engine data with a selector that does not parse (or any other schema error) fails the build.
-  hooks: { 'build:before': () => assertEngines(ENGINES) },
+  hooks: {
+    'build:before': () => assertEngines(ENGINES),
+    'vite:build:extendConfig': (entrypoints, config) => {
+      if (entrypoints.some((e) => e.type === 'background')) config.plugins = [...(config.plugins ?? []), noLanguageData];
+    },
+  },
   vite: () => ({
     plugins: [preact()],
     build: { rollupOptions: { treeshake } },

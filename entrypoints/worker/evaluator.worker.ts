@@ -7,8 +7,8 @@
  */
 import * as Comlink from 'comlink';
 import { type EvaluatorEndpointApi, isWorkerPortHandoff } from '../../lib/app';
-import { evaluatePage, withLanguageData } from '../../lib/engine';
-import type { EvaluationInput, PageEvaluation } from '../../lib/engine';
+import { analyseTopic, evaluatePage, withLanguageData } from '../../lib/engine';
+import type { EvaluationInput, PageEvaluation, Topic, TopicHints } from '../../lib/engine';
 
 const api = {
   /**
@@ -17,6 +17,10 @@ const api = {
    */
   evaluate(input: EvaluationInput): Promise<PageEvaluation> {
     return withLanguageData(() => evaluatePage(input));
+  },
+  /** A topic's language and analysed words (the service worker has no language data: lib/engine text/topic-analysis.ts). */
+  analyseTopic(topic: Topic, hints: TopicHints): Promise<Topic> {
+    return withLanguageData(() => analyseTopic(topic, hints));
   },
   ping(): 'pong' {
     return 'pong';

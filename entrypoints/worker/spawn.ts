@@ -29,6 +29,9 @@ export function spawnEvaluatorWorker(onCrash: (reason: string) => void): Evaluat
       const { input: own, transfer } = transferableCopy(input);
       return remote.evaluate(Comlink.transfer(own, transfer));
     },
+    analyseTopic(topic, hints) {
+      return remote.analyseTopic(topic, hints);
+    },
     terminate() {
       worker.terminate();
     },

@@ -59,6 +59,8 @@ export {
 } from './text/feedback';
 export { baseLanguage, detectLanguage, topicLanguage, STEMMED_LANGUAGES, type TopicLanguageHints } from './text/language';
 export { MissingLanguageData, withLanguageData } from './text/language-data';
+export { analyseTopic, isAnalysed, withoutAnalysis } from './text/topic-analysis';
+export { urlTerms } from './text/url-terms';
 export { canonicalizeUrl, originOf } from './url/canonical';
 export {
   checkAddress,

@@ -34,6 +34,28 @@ export interface Topic {
    * weight as a share of the query vector's mass, positive where up-voted pages pull, negative where down-voted push.
    */
   feedback?: TermVector;
+  /**
+   * The topic's words as text analysis makes them, worked out once where the language data is (text/topic-analysis.ts
+   * analyseTopic): with it, scoring links and pages against the topic needs no stop list, stemmer or detector, which
+   * is what lets the extension's service worker run a crawl without them. Derived data: never stored in a crawl
+   * record or an export; a topic whose words changed since is analysed again.
+   */
+  analysis?: TopicAnalysis;
+}
+
+/** What besides a topic says its language: the `lang` of the page it comes from (a results page, a page). */
+export interface TopicHints {
+  pageLang?: string;
+}
+
+/** A topic's analysed words (see {@link Topic.analysis}). */
+export interface TopicAnalysis {
+  /** A hash of what the analysis was made from (keywords, language, context, expansion weight). */
+  of: string;
+  /** The query's terms, each occurrence counting 1 (text/vector.ts keywordVector). */
+  query: TermVector;
+  /** The query's terms with its context's expansion terms: the topic vector before feedback. */
+  expanded: TermVector;
 }
 
 /** The user's verdict on a result: relevant (1), not relevant (-1), or no verdict (0: undone). */
@@ -89,6 +111,11 @@ export interface LinkFeature {
   contextAfter: string[];
   /** rel=nofollow on the link. */
   nofollow: boolean;
+  /**
+   * The words of the link's URL, tokenized in the topic's language (text/url-terms.ts): the evaluator's work, so
+   * a strategy reads them without language data. Absent on links made elsewhere; strategies then tokenize.
+   */
+  urlTerms?: readonly string[];
 }
 
 /** What the evaluator makes of one fetched HTML page. */
@@ -153,6 +180,11 @@ export interface EvaluationInput {
 /** Evaluates pages; in the extension this is a Web Worker behind comlink, in Node a direct call. */
 export interface Evaluator {
   evaluate(input: EvaluationInput): Promise<PageEvaluation>;
+  /**
+   * The topic with its language and analysis (text/topic-analysis.ts analyseTopic), worked out where the language data
+   * is. Optional: without it, the caller analyses the topic itself.
+   */
+  analyseTopic?(topic: Topic, hints?: TopicHints): Promise<Topic>;
 }
 
 /** A URL waiting in the frontier. */

@@ -25,6 +25,7 @@ import {
   topicFromPage,
 } from '../../lib/app/view/start-draft';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
+import { analyseTopic, withoutAnalysis } from '../../lib/engine/text/topic-analysis';
 import {
   isEvaluatorCrashNotice,
   isEvaluatorPortHandoff,
@@ -95,12 +96,17 @@ describe('guarded evaluator', () => {
             h.calls.push(inp.url);
             return hangs ? new Promise(() => undefined) : Promise.resolve(result(inp.url));
           },
+          analyseTopic: (topic, hints) => {
+            h.calls.push(`topic ${topic.keywords}`);
+            return hangs ? new Promise(() => undefined) : Promise.resolve(analyseTopic(topic, hints));
+          },
           terminate: () => void (h.terminated = true),
         };
       },
     });
     const a = ev.evaluate({ ...input(), url: 'https://a.example.com/hang' });
     const b = ev.evaluate({ ...input(), url: 'https://a.example.com/other' });
+    const topic = ev.analyseTopic({ keywords: 'Solar telescopes' });
     const aDone = a.catch((e: Error) => e);
     await vi.advanceTimersByTimeAsync(1000);
     const err = await aDone;
@@ -108,7 +114,9 @@ describe('guarded evaluator', () => {
     expect((err as Error).message).toMatch(/timed out after 1000 ms/);
     expect(handles[0].terminated).toBe(true);
     await expect(b).resolves.toMatchObject({ title: 'https://a.example.com/other' });
-    expect(handles[1].calls).toEqual(['https://a.example.com/other']);
+    // A topic's analysis caught up in the restart is tried again on the new instance, like an evaluation.
+    await expect(topic).resolves.toMatchObject({ keywords: 'Solar telescopes', analysis: { query: { solar: 1, telescop: 1 } } });
+    expect(handles[1].calls).toEqual(['https://a.example.com/other', 'topic Solar telescopes']);
     expect(ev.spawned).toBe(2);
     // The new instance keeps serving.
     await expect(ev.evaluate({ ...input(), url: 'https://a.example.com/next' })).resolves.toMatchObject({
@@ -126,6 +134,7 @@ describe('guarded evaluator', () => {
         return {
           evaluate: (inp) =>
             inp.url.endsWith('/bad') ? Promise.reject(new Error('cannot parse')) : new Promise(() => undefined),
+          analyseTopic: () => new Promise(() => undefined),
           terminate: () => undefined,
         };
       },
@@ -201,6 +210,7 @@ describe('port relay (service worker -> offscreen host -> Worker), over real Mes
           w.urls.push(inp.url);
           return behaviour(inp.url, n) === 'hang' ? new Promise<PageEvaluation>(() => undefined) : localEvaluator.evaluate(inp);
         },
+        analyseTopic: (topic, hints) => analyseTopic(topic, hints),
         ping: () => 'pong',
       };
       const w: FakeWorker = {
@@ -596,16 +606,27 @@ describe('start drafts', () => {
     if (!v.ok) return;
     expect(v.value.topic.keywords).toBe('Katzen Futter');
     expect(v.value.topic.context).toEqual([req.context[0], req.context[1]]);
-    expect(v.value.topic.language).toBe('de'); // the snippets say German; the interface's lang says English
+    // The language is detected where the language data is (the evaluator: analyseTopic), from the request's hints.
+    expect(v.value.topic.language).toBeUndefined();
+    expect(v.value.hints).toEqual({ pageLang: 'en-US' });
+    const detected = (r: unknown) => {
+      const valid = validateStart(r);
+      if (!valid.ok) throw new Error(valid.error);
+      return withoutAnalysis(analyseTopic(valid.value.topic, valid.value.hints));
+    };
+    expect(detected(req).language).toBe('de'); // the snippets say German; the interface's lang says English
     expect(v.value.topic.allLanguages).toBeUndefined();
     // No context, a two-word query: the page's lang decides; an explicit language wins.
-    const bare = validateStart({ ...req, context: undefined, pageLang: 'fr-FR', allLanguages: true });
-    expect(bare.ok && bare.value.topic).toEqual({ keywords: 'Katzen Futter', language: 'fr', allLanguages: true });
+    expect(detected({ ...req, context: undefined, pageLang: 'fr-FR', allLanguages: true })).toEqual({
+      keywords: 'Katzen Futter',
+      language: 'fr',
+      allLanguages: true,
+    });
     const chosen = validateStart({ ...req, language: 'it' });
     expect(chosen.ok && chosen.value.topic.language).toBe('it');
+    expect(detected({ ...req, language: 'it' }).language).toBe('it');
     // Nothing says: no language (no filter).
-    const none = validateStart({ ...req, context: undefined, pageLang: undefined });
-    expect(none.ok && none.value.topic).toEqual({ keywords: 'Katzen Futter' });
+    expect(detected({ ...req, context: undefined, pageLang: undefined })).toEqual({ keywords: 'Katzen Futter' });
     const many = validateStart({ ...req, context: Array.from({ length: 100 }, (_, i) => `piece ${i} ${'x'.repeat(900)}`) });
     expect(many.ok && many.value.topic.context?.length).toBe(40);
     expect(many.ok && many.value.topic.context?.[0].length).toBe(600);

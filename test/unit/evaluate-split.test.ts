@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { evaluatePage, evaluateReading, prepareTopic, readPage } from '../../lib/engine/html';
 import { PackedLinks } from '../../lib/engine/html/packed';
+import { urlTerms } from '../../lib/engine/text/url-terms';
 import type { LinkFeature, PageEvaluation, Topic } from '../../lib/engine/types';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -133,18 +134,19 @@ describe('PackedLinks', () => {
   it('unpack to the links packed: every field, in the same key order', () => {
     const packed = new PackedLinks(links);
     expect(packed.length).toBe(links.length);
-    expect(JSON.stringify(packed.unpack())).toBe(JSON.stringify(links));
-    expect(JSON.stringify(new PackedLinks([]).unpack())).toBe('[]');
+    const withUrlTerms = links.map((l) => ({ ...l, urlTerms: urlTerms(l.url, 'en') }));
+    expect(JSON.stringify(packed.unpack('en'))).toBe(JSON.stringify(withUrlTerms));
+    expect(JSON.stringify(new PackedLinks([]).unpack('en'))).toBe('[]');
   });
 
   it('unpack new objects each time, which the packed ones do not see changed', () => {
     const packed = new PackedLinks(links);
-    const a = packed.unpack();
-    const b = packed.unpack();
+    const a = packed.unpack('en');
+    const b = packed.unpack('en');
     expect(a[0]).not.toBe(b[0]);
     expect(a[0].anchorTerms).not.toBe(b[0].anchorTerms);
     a[0].anchorTerms.push('x');
     a[2].contextAfter.length = 0;
-    expect(JSON.stringify(packed.unpack())).toBe(JSON.stringify(links));
+    expect(JSON.stringify(packed.unpack('en'))).toBe(JSON.stringify(b));
   });
 });

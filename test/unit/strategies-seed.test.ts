@@ -17,12 +17,12 @@ import {
   contextProximity,
   termsSimilarity,
   urlSimilarity,
-  urlTerms,
   prepareTopic,
 } from '../../lib/engine/strategies/link-scoring';
 import { agentValue, cooccurringTerm, linkWords } from '../../lib/engine/strategies/infospiders';
 import { Rng } from '../../lib/engine/rng';
 import { tokenize } from '../../lib/engine/text/tokenize';
+import { urlTerms } from '../../lib/engine/text/url-terms';
 import { cosine, termsCosine, termVector } from '../../lib/engine/text/vector';
 import { createCrawl } from '../../lib/engine/crawl';
 import { createFetcher } from '../../lib/engine/fetch/fetcher';

@@ -1,5 +1,8 @@
 import type { CrawlCheckpoint, CrawlStats, Judgement, PageResult, SkipRecord, Topic } from '../../engine';
 
+/** A topic as a crawl record keeps it: without the analysis a run works out (Topic.analysis). */
+export type RecordTopic = Omit<Topic, 'analysis'>;
+
 /** Version of the stored crawl record layout ({@link CrawlRecord.version}); lib/app/store/migrate.ts upgrades older ones. */
 export const RECORD_VERSION = 2;
 
@@ -61,7 +64,8 @@ export interface CrawlRecord {
   version: typeof RECORD_VERSION;
   id: string;
   name: string;
-  topic: Topic;
+  /** The topic as the user gave it (its language detected at the start); never its analysis (derived, per run). */
+  topic: RecordTopic;
   seeds: string[];
   source: SeedSource;
   settings: CrawlSettings;

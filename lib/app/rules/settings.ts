@@ -6,7 +6,7 @@
 import type { StartRequest, StrategyDescription } from '../model/protocol';
 import type { CrawlSettings, SeedSource } from '../model/records';
 import type { Topic } from '../../engine';
-import { hostKind, stopwordLanguage, topicLanguage, type HostKind, type UrlPolicy } from '../../engine';
+import { hostKind, stopwordLanguage, type HostKind, type TopicHints, type UrlPolicy } from '../../engine';
 import { SETTING_BOUNDS } from './settings-bounds';
 
 /** What a crawl started from the popup uses unless the user changes it. */
@@ -33,7 +33,10 @@ export const MAX_NAME_LENGTH = 200;
 /** A start request, validated: ready for the runner. */
 export interface ValidStart {
   name: string;
+  /** Its language only when the request names a known one; else the runner has it detected (analyseTopic). */
   topic: Topic;
+  /** What besides the topic says its language. */
+  hints: TopicHints;
   seeds: string[];
   source: SeedSource;
   settings: CrawlSettings;
@@ -166,17 +169,15 @@ export function validateStart(
 
   const context = cleanContext(r.context);
   const pageLang = typeof r.pageLang === 'string' ? r.pageLang.slice(0, 40) : undefined;
-  const language =
-    typeof r.language === 'string' && isKnownLanguage(r.language) ? r.language : topicLanguage({ keywords, context, pageLang });
   const topic: Topic = { keywords };
-  if (language) topic.language = language;
+  if (typeof r.language === 'string' && isKnownLanguage(r.language)) topic.language = r.language;
   if (context.length) topic.context = context;
   if (r.allLanguages === true) topic.allLanguages = true;
   const name =
     typeof r.name === 'string' && collapse(r.name)
       ? collapse(r.name).slice(0, MAX_NAME_LENGTH)
       : keywords.slice(0, MAX_NAME_LENGTH);
-  return { ok: true, value: { name, topic, seeds, source, settings } };
+  return { ok: true, value: { name, topic, hints: pageLang ? { pageLang } : {}, seeds, source, settings } };
 }
 
 /** Context pieces as the topic keeps them: strings only, whitespace collapsed, empty ones dropped, bounded. */

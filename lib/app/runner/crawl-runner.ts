@@ -27,6 +27,7 @@ import {
   type JudgementValue,
   type PageResult,
   type SkipRecord,
+  withoutAnalysis,
 } from '../../engine';
 import type { CrawlSnapshot, StartRequest } from '../model/protocol';
 import { type CrawlRecord, RECORD_VERSION } from '../model/records';
@@ -36,7 +37,7 @@ import { MAX_NAME_LENGTH, validateStart } from '../rules/settings';
 import { recordProblems } from '../store/migrate';
 import { damagedMessage, displayable, emptyStats } from './crawl-records';
 import { type FailureNotes, memoryFailureNotes } from './failure-notes';
-import { driveRun, type Run, type RunContext, startRun } from './run-driver';
+import { analysedTopic, driveRun, type Run, type RunContext, startRun } from './run-driver';
 import type { RunnerDeps, StartKind, StartOptions } from './runner-deps';
 
 /** Pages or skips written at a time by an import. */
@@ -135,7 +136,9 @@ export class CrawlRunner {
       if (!valid.ok) throw new Error(valid.error);
       this.refuseIfBusy();
       const at = this.now();
-      const { name, topic, seeds, source, settings } = valid.value;
+      const { name, seeds, source, settings } = valid.value;
+      // Its language is detected where the language data is (the evaluator); the record keeps no analysis.
+      const topic = withoutAnalysis(await analysedTopic(this.deps.evaluator, valid.value.topic, valid.value.hints));
       const record: CrawlRecord = {
         version: RECORD_VERSION,
         id: this.newId(),

@@ -5,13 +5,18 @@
  * commands (crawl-runner.ts) decide when a run starts and what the user changes; this decides nothing of that.
  */
 import {
+  analyseTopic,
   type Crawl,
   type CrawlEvent,
   type CrawlOptions,
   type CrawlStats,
+  type Evaluator,
   errorMessage,
+  isAnalysed,
   type PageFetcher,
   type PageResult,
+  type Topic,
+  type TopicHints,
 } from '../../engine';
 import type { CrawlRecord } from '../model/records';
 import { crawlPolicy } from '../rules/settings';
@@ -46,6 +51,15 @@ export interface RunContext {
 }
 
 /**
+ * `topic` with its language and analysis, from the evaluator where it can (the extension's service worker has no
+ * language data: its evaluator Worker has); a topic already analysed as it is now is returned as it is.
+ */
+export async function analysedTopic(evaluator: Evaluator, topic: Topic, hints: TopicHints = {}): Promise<Topic> {
+  if (isAnalysed(topic)) return topic;
+  return evaluator.analyseTopic ? evaluator.analyseTopic(topic, hints) : analyseTopic(topic, hints);
+}
+
+/**
  * Makes a run of `record`, from its checkpoint when it has one, else from its seeds: the network guard installed, the
  * watch's plan asked, the fetcher and the engine's crawl made, judgements made while it did not run handed over. A
  * failure on the way marks the crawl failed and is thrown.
@@ -69,13 +83,25 @@ export async function startRun(ctx: RunContext, record: CrawlRecord): Promise<Ru
     ctx.deps.onCrawlsChanged?.();
     throw error;
   }
+  // The engine scores links and pages against the topic's analysed words; the record keeps the topic without them.
+  let topic: Topic;
+  let resumeFrom = checkpoint ?? undefined;
+  try {
+    topic = await analysedTopic(ctx.deps.evaluator, record.topic);
+    if (resumeFrom) resumeFrom = { ...resumeFrom, topic: await analysedTopic(ctx.deps.evaluator, resumeFrom.topic) };
+  } catch (error) {
+    const text = `Forager could not read the topic (${errorMessage(error)}).`;
+    await ctx.fail(record.id, text);
+    ctx.deps.onCrawlsChanged?.();
+    throw new Error(text);
+  }
   const fetcher = ctx.deps.makeFetcher(record.settings, policy, record.seeds);
   const controller = new AbortController();
   let crawl: Crawl;
   try {
     crawl = ctx.createCrawl({
       ...(plan ? { validators: plan.validators, revisit: plan.revisit } : {}),
-      topic: record.topic,
+      topic,
       seeds: record.seeds,
       strategy: { name: record.settings.strategy, params: record.settings.params, seed: record.settings.seed },
       limits: {
@@ -86,7 +112,7 @@ export async function startRun(ctx: RunContext, record: CrawlRecord): Promise<Ru
       fetcher,
       evaluator: ctx.deps.evaluator,
       signal: controller.signal,
-      checkpoint: checkpoint ?? undefined,
+      checkpoint: resumeFrom,
     });
   } catch (error) {
     fetcher.close?.();

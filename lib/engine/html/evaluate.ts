@@ -1,5 +1,6 @@
 import { Parser } from 'htmlparser2';
-import type { EvaluationInput, Evaluator, LinkFeature, PageEvaluation, TermVector, Topic } from '../types';
+import type { EvaluationInput, Evaluator, LinkFeature, PageEvaluation, TermVector, Topic, TopicHints } from '../types';
+import { analyseTopic } from '../text/topic-analysis';
 import { baseLanguage, DETECT_CHARS, detectLanguage, stemmerFor } from '../text/language';
 import { stopwordLanguage, TermCounter, TermStream, tokenize, tokenizeInto } from '../text/tokenize';
 import { keywordVector, norm, topicVector } from '../text/vector';
@@ -957,7 +958,7 @@ class TextPass {
       snippet,
       mainText: weighted.mainText(),
       contentHash: weighted.contentHash(),
-      links: this.links.unpack(),
+      links: this.links.unpack(topic.language ?? 'en'),
       terms: this.terms,
       length: this.length,
       charset,
@@ -1455,5 +1456,8 @@ function bestSnippet(text: TextView, tokens: TokenList, offsets: Int32Array, que
 export const localEvaluator: Evaluator = {
   async evaluate(input: EvaluationInput): Promise<PageEvaluation> {
     return evaluatePage(input);
+  },
+  async analyseTopic(topic: Topic, hints?: TopicHints): Promise<Topic> {
+    return analyseTopic(topic, hints);
   },
 };

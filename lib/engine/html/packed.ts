@@ -1,4 +1,5 @@
 import type { LinkFeature } from '../types';
+import { urlTerms } from '../text/url-terms';
 
 /**
  * The compact parts of a reading (evaluate.ts PageReading). A reading is kept for many topics (the lab keeps tens of
@@ -111,8 +112,11 @@ export class PackedLinks {
     return this.urls.length;
   }
 
-  /** The links as objects, new ones on each call (they may be changed; the packed ones cannot). */
-  unpack(): LinkFeature[] {
+  /**
+   * The links as objects, new ones on each call (they may be changed; the packed ones cannot), with their URLs' words
+   * in `language` (a topic's: what strategies match against it).
+   */
+  unpack(language: string): LinkFeature[] {
     const n = this.urls.length;
     const out: LinkFeature[] = [];
     let anchorStart = 0;
@@ -130,6 +134,7 @@ export class PackedLinks {
         contextBefore: this.terms(anchorTermsEnd, beforeEnd),
         contextAfter: this.terms(beforeEnd, afterEnd),
         nofollow: this.nofollow[i] === 1,
+        urlTerms: urlTerms(this.urls[i], language),
       });
       anchorStart = anchorEnd;
       termStart = afterEnd;

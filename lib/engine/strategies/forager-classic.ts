@@ -23,7 +23,8 @@
  */
 import type { EvaluatedPage, FrontierEntry, Json, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
-import { Centroid, contextProximity, prepareTopic, urlMatches, urlTerms, type PreparedTopic } from './link-scoring';
+import { Centroid, contextProximity, prepareTopic, urlMatches, type PreparedTopic } from './link-scoring';
+import { urlTerms } from '../text/url-terms';
 import { termsCosine } from '../text/vector';
 import { numericParams, type StrategyInfo } from './spec';
 import { asArray, asObject, num, str, strings } from './state';
@@ -91,7 +92,7 @@ export class ForagerClassic extends FrontierStrategy {
     const inherited = Math.max(sim, p.decay * parentInherited);
     const anchor = termsCosine(link.anchorTerms, this.topic.measured);
     const context = contextProximity(link, this.topic.set);
-    const uw = urlTerms(link.url, this.topic.language);
+    const uw = link.urlTerms ?? urlTerms(link.url, this.topic.language);
     const matches = urlMatches(uw, this.topic);
     const url = this.urlScore(matches);
     const words = [...link.anchorTerms, ...link.contextBefore, ...link.contextAfter, ...uw];
@@ -122,7 +123,8 @@ export class ForagerClassic extends FrontierStrategy {
   /** Counts a link URL's topic terms into the rarity weights. */
   private countUrl(link: LinkFeature): void {
     this.urlSeen++;
-    for (const t of urlMatches(urlTerms(link.url, this.topic.language), this.topic)) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
+    for (const t of urlMatches(link.urlTerms ?? urlTerms(link.url, this.topic.language), this.topic))
+      this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;
   }
 
   private learnedScore(words: readonly string[]): number {

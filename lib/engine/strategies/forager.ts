@@ -38,7 +38,8 @@
  */
 import type { EvaluatedPage, FrontierEntry, Json, JudgementChange, LinkFeature, ReadyTest, StrategyContext } from '../types';
 import { finite, FrontierStrategy } from './frontier-strategy';
-import { Centroid, contextProximity, prepareTopic, urlMatches, urlTerms, type PreparedTopic } from './link-scoring';
+import { Centroid, contextProximity, prepareTopic, urlMatches, type PreparedTopic } from './link-scoring';
+import { urlTerms } from '../text/url-terms';
 import { termsCosine } from '../text/vector';
 import { OnlineLogistic } from './link-classifier';
 import { SectionBandit, siteOf } from './section-bandit';
@@ -85,7 +86,7 @@ const JUDGEABLE_PAGES = 2000;
 
 /** What a link's URL says: its words (urlTerms), the topic terms they name (urlMatches), its site and section. */
 interface UrlParts {
-  words: string[];
+  words: readonly string[];
   matches: string[];
   site: string;
   section: string;
@@ -166,7 +167,7 @@ export class ForagerStrategy extends FrontierStrategy {
 
   /** Scores one link of a page with similarity `sim` whose own inherited score is `parentInherited`. */
   scoreLink(link: LinkFeature, sim: number, parentInherited: number): { score: ForagerScore; info: LinkInfo } {
-    const { info, anchor, context } = this.linkInfo(link, sim, parentInherited, this.urlPartsOf(link.url));
+    const { info, anchor, context } = this.linkInfo(link, sim, parentInherited, this.urlPartsOf(link));
     return { score: this.parts(info, { page: sim, inherited: info.inherited, anchor, context }), info };
   }
 
@@ -249,10 +250,10 @@ export class ForagerStrategy extends FrontierStrategy {
   }
 
   /** What a link's URL says (its words, the topic terms they name, its site), kept for the next pages that link to it. */
-  private urlPartsOf(url: string): UrlParts {
+  private urlPartsOf({ url, urlTerms: evaluated }: LinkFeature): UrlParts {
     let parts = this.urlPartsKept.get(url);
     if (parts === undefined) {
-      const words = urlTerms(url, this.topic.language);
+      const words = evaluated ?? urlTerms(url, this.topic.language);
       parts = { words, matches: urlMatches(words, this.topic), ...siteOf(url) };
       if (this.urlPartsKept.size >= URL_PARTS_KEPT) this.urlPartsKept.clear();
       this.urlPartsKept.set(url, parts);
@@ -288,7 +289,7 @@ export class ForagerStrategy extends FrontierStrategy {
     this.learnFromPage(page, own, relevant);
     const parentInherited = own?.inherited ?? 0;
     // Every link's URL counts into the rarity weights before any link of the page is scored.
-    const urlParts = page.links.map((link) => this.urlPartsOf(link.url));
+    const urlParts = page.links.map((link) => this.urlPartsOf(link));
     for (const { matches } of urlParts) {
       this.urlSeen++;
       for (const t of matches) this.urlHits[t] = (this.urlHits[t] ?? 0) + 1;

@@ -7,7 +7,6 @@
  */
 import type { Json, LinkFeature, TermVector, Topic } from '../types';
 import { asObject, num } from './state';
-import { tokenize } from '../text/tokenize';
 import { keywordVector, measure, termsCosine, termVector, topicVector, type MeasuredVector } from '../text/vector';
 
 /** A topic prepared for link scoring: its term vector and the query's distinct terms. */
@@ -55,26 +54,6 @@ export function contextProximity(link: LinkFeature, topic: Set<string>): number 
     if (topic.has(after[i])) hit += w;
   }
   return total > 0 ? hit / total : 0;
-}
-
-/**
- * The words of a URL's host-less path and query: split on / - _ . ? = & + and other punctuation, camelCase and
- * letter/digit boundaries, then tokenized (stop words out, stemmed) like page text. 'index' and file extensions stay:
- * they are cheap and a learner can learn to ignore them.
- */
-export function urlTerms(url: string, language = 'en'): string[] {
-  let path: string;
-  try {
-    const u = new URL(url);
-    path = decodeURIComponent(`${u.pathname} ${u.search}`);
-  } catch {
-    path = url;
-  }
-  const spaced = path
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/([A-Za-z])(\d)|(\d)([A-Za-z])/g, '$1$3 $2$4')
-    .replace(/[/\-_.?=&+%~:;,!*'()[\]#@$]+/g, ' ');
-  return tokenize(spaced, language);
 }
 
 /**

@@ -1,5 +1,5 @@
-import type { TermVector, Topic } from '../types';
-import { fnv1a } from './hash';
+import type { TermVector, Topic, TopicAnalysis } from '../types';
+import { fnv1a, hashText } from './hash';
 import { tokenize } from './tokenize';
 
 /** Counts terms into a term-frequency vector. */
@@ -177,7 +177,30 @@ const TITLE_PARTS = /\s+[—–|·»:-]+\s+/;
 
 /** The query alone: its keywords tokenized in the topic's language, each occurrence counting 1. */
 export function keywordVector(topic: Topic): TermVector {
-  return termVector(tokenize(topic.keywords ?? '', topic.language ?? 'en'));
+  return analysisOf(topic)?.query ?? termVector(tokenize(topic.keywords ?? '', topic.language ?? 'en'));
+}
+
+/** What a topic's analysis depends on, hashed: its keywords, language, context and expansion weight. */
+export function analysisKey(topic: Topic): string {
+  const parts = [topic.keywords ?? '', topic.language ?? 'en', String(topic.weights?.expansion ?? DEFAULT_EXPANSION)];
+  for (const piece of topic.context ?? []) parts.push(typeof piece === 'string' ? piece : '');
+  return hashText(parts.join('\u0000'));
+}
+
+/** The topic's words analysed once (text/topic-analysis.ts), when the topic carries an analysis of what it says now. */
+function analysisOf(topic: Topic): TopicAnalysis | undefined {
+  const a = topic.analysis;
+  if (!a || a.of !== analysisKey(topic)) return undefined;
+  // Vectors that crossed a message or a store are plain objects: looked up by a page's terms, "constructor" would
+  // find Object.prototype's. The engine's own vectors have no prototype.
+  return { of: a.of, query: ownTerms(a.query), expanded: ownTerms(a.expanded) };
+}
+
+function ownTerms(v: TermVector): TermVector {
+  if (Object.getPrototypeOf(v) === null) return v;
+  const out: TermVector = Object.create(null);
+  for (const k of Object.keys(v)) if (Number.isFinite(v[k])) out[k] = v[k];
+  return out;
 }
 
 /**
@@ -219,7 +242,9 @@ function withFeedbackTerms(base: TermVector, feedback: TermVector, query: TermVe
 }
 
 /** The query's vector with the expansion terms of its context (see {@link topicVector}). */
-function expandedVector(topic: Topic): TermVector {
+export function expandedVector(topic: Topic): TermVector {
+  const analysed = analysisOf(topic);
+  if (analysed) return analysed.expanded;
   const query = keywordVector(topic);
   const mass = topic.weights?.expansion ?? DEFAULT_EXPANSION;
   if (!topic.context?.length || !(mass > 0) || !Number.isFinite(mass)) return query;

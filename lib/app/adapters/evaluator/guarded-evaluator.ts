@@ -6,11 +6,13 @@
  *
  * Environment-free: the worker comes from `spawn`, so this runs under Node tests with a fake.
  */
-import type { EvaluationInput, Evaluator, PageEvaluation } from '../../../engine';
+import type { EvaluationInput, Evaluator, PageEvaluation, Topic, TopicHints } from '../../../engine';
 
 /** One live evaluator instance (e.g. a Worker wrapped with comlink). */
 export interface EvaluatorHandle {
   evaluate(input: EvaluationInput): Promise<PageEvaluation>;
+  /** The topic analysed where the language data is (lib/engine text/topic-analysis.ts). */
+  analyseTopic(topic: Topic, hints: TopicHints): Promise<Topic>;
   /** Kills it; pending calls on it will never settle (they are handled here). */
   terminate(): void;
 }
@@ -22,16 +24,17 @@ export interface GuardedEvaluatorOptions {
   timeoutMs?: number;
 }
 
-export interface GuardedEvaluator extends Evaluator {
+export interface GuardedEvaluator extends Required<Evaluator> {
   /** Instances started so far (1 after the first call; more after timeouts or crashes). */
   readonly spawned: number;
   /** Terminates the instance and rejects everything pending. The evaluator can be used again afterwards. */
   dispose(reason?: string): void;
 }
 
+/** One call to the instance: an evaluation or a topic's analysis. */
 interface Call {
-  input: EvaluationInput;
-  resolve(value: PageEvaluation): void;
+  work(handle: EvaluatorHandle): Promise<unknown>;
+  resolve(value: unknown): void;
   reject(error: Error): void;
   timer: ReturnType<typeof setTimeout> | undefined;
   generation: number;
@@ -46,11 +49,11 @@ export function createGuardedEvaluator(options: GuardedEvaluatorOptions): Guarde
   let spawned = 0;
   const pending = new Set<Call>();
 
-  const settle = (call: Call, error: Error | null, value?: PageEvaluation) => {
+  const settle = (call: Call, error: Error | null, value?: unknown) => {
     if (!pending.delete(call)) return;
     if (call.timer !== undefined) clearTimeout(call.timer);
     if (error) call.reject(error);
-    else call.resolve(value as PageEvaluation);
+    else call.resolve(value);
   };
 
   const ensure = (): EvaluatorHandle => {
@@ -84,9 +87,9 @@ export function createGuardedEvaluator(options: GuardedEvaluatorOptions): Guarde
       settle(call, new Error(`evaluation timed out after ${timeoutMs} ms`));
       restart('evaluator restarted after a timeout', call);
     }, timeoutMs);
-    let result: Promise<PageEvaluation>;
+    let result: Promise<unknown>;
     try {
-      result = h.evaluate(call.input);
+      result = call.work(h);
     } catch (error) {
       result = Promise.reject(error);
     }
@@ -101,6 +104,13 @@ export function createGuardedEvaluator(options: GuardedEvaluatorOptions): Guarde
       },
     );
   };
+
+  const call = <T>(work: (h: EvaluatorHandle) => Promise<T>): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      const c: Call = { work, resolve: resolve as (v: unknown) => void, reject, timer: undefined, generation: 0, retried: false };
+      pending.add(c);
+      submit(c);
+    });
 
   /** Replaces the instance; the others pending on it get one more try (the culprit, if known, is already settled). */
   const restart = (reason: string, culprit: Call | null) => {
@@ -128,11 +138,10 @@ export function createGuardedEvaluator(options: GuardedEvaluatorOptions): Guarde
       return spawned;
     },
     evaluate(input) {
-      return new Promise<PageEvaluation>((resolve, reject) => {
-        const call: Call = { input, resolve, reject, timer: undefined, generation: 0, retried: false };
-        pending.add(call);
-        submit(call);
-      });
+      return call<PageEvaluation>((h) => h.evaluate(input));
+    },
+    analyseTopic(topic, hints = {}) {
+      return call<Topic>((h) => h.analyseTopic(topic, hints));
     },
     dispose(reason = 'evaluator disposed') {
       const old = handle;

@@ -13,7 +13,7 @@
  */
 import * as Comlink from 'comlink';
 import { isEvaluatorCrashNotice } from '../../model/protocol';
-import type { EvaluationInput, PageEvaluation } from '../../../engine';
+import type { EvaluationInput, PageEvaluation, Topic, TopicHints } from '../../../engine';
 import { createGuardedEvaluator, type GuardedEvaluator } from './guarded-evaluator';
 
 export interface OffscreenApi {
@@ -49,6 +49,7 @@ export function offscreenEnsurer(api: OffscreenApi): () => Promise<void> {
 /** What the evaluator Worker serves with comlink (entrypoints/worker/evaluator.worker.ts). */
 export interface EvaluatorEndpointApi {
   evaluate(input: EvaluationInput): PageEvaluation | Promise<PageEvaluation>;
+  analyseTopic(topic: Topic, hints: TopicHints): Topic | Promise<Topic>;
   ping(): 'pong' | Promise<'pong'>;
 }
 
@@ -127,6 +128,10 @@ export function createPortEvaluator(options: PortEvaluatorOptions): GuardedEvalu
           await ready;
           const { input: own, transfer } = transferableCopy(input);
           return remote.evaluate(Comlink.transfer(own, transfer));
+        },
+        async analyseTopic(topic, hints) {
+          await ready;
+          return remote.analyseTopic(topic, hints);
         },
         terminate() {
           closed = true;
