@@ -28,7 +28,7 @@ const e2e = process.env.FORAGER_E2E === '1';
 /**
  * eld (language detection) builds its detector when its module loads, which a bundler must keep as a side effect
  * wherever the engine is imported. Declared free of side effects, it is left out of the bundles that never detect a
- * language (popup and results page: 1.3 MB less each) and kept where pages and topics are read (Worker, background).
+ * language (popup and results page: 1.3 MB less each) and kept where pages and topics are read (the Worker).
  */
 const treeshake = { moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/]eld[\\/]/.test(id) };
 
@@ -39,12 +39,7 @@ const treeshake = { moduleSideEffects: (id: string) => !/[\\/]node_modules[\\/]e
  * Chunks need an ES module Worker (Chrome 80+, Firefox 114+).
  */
 const lazyLanguageData: Plugin = {
-  name: 'forager-lazy-language-data',
-  enforce: 'pre',
-  async resolveId(source, importer) {
-    if (source !== './language-sources' || !importer || !/[\\/]lib[\\/]engine[\\/]text[\\/]/.test(importer)) return null;
-    return this.resolve('./language-sources.lazy', importer, { skipSelf: true });
-  },
+  ...languageSources('lazy'),
   /**
    * Vite leaves whitespace in ES chunks of a library-mode build (the background's, which builds the Worker for
    * Firefox): minified last, every build of the Worker writes the same files (same names), not a second copy.
@@ -63,14 +58,19 @@ const lazyLanguageData: Plugin = {
  * crawls get the topic's analysed words and the links' URL words from the evaluator Worker (Topic.analysis,
  * LinkFeature.urlTerms); asking for language data there throws (test/unit/service-worker-language.test.ts).
  */
-const noLanguageData: Plugin = {
-  name: 'forager-no-language-data',
-  enforce: 'pre',
-  async resolveId(source, importer) {
-    if (source !== './language-sources' || !importer || !/[\\/]lib[\\/]engine[\\/]text[\\/]/.test(importer)) return null;
-    return this.resolve('./language-sources.absent', importer, { skipSelf: true });
-  },
-};
+const noLanguageData: Plugin = languageSources('absent');
+
+/** Builds lib/engine/text with `language-sources.<variant>.ts` in the place of language-sources.ts. */
+function languageSources(variant: 'lazy' | 'absent'): Plugin {
+  return {
+    name: `forager-language-sources-${variant}`,
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (source !== './language-sources' || !importer || !/[\\/]lib[\\/]engine[\\/]text[\\/]/.test(importer)) return null;
+      return this.resolve(`./language-sources.${variant}`, importer, { skipSelf: true });
+    },
+  };
+}
 
 export default defineConfig({
   outDir: e2e ? '.output/e2e' : '.output',
