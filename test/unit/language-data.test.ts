@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { restoreLanguageSources, useLanguageSources } from './language-builds';
 import { generateWeb, renderPage } from '../../harness/testweb/generate';
 import type { EvaluationInput, Topic } from '../../lib/engine/types';
 
@@ -10,19 +11,11 @@ import type { EvaluationInput, Topic } from '../../lib/engine/types';
 type Engine = typeof import('../../lib/engine');
 
 async function engineWith(sources: 'static' | 'lazy'): Promise<Engine> {
-  vi.resetModules();
-  if (sources === 'lazy') {
-    vi.doMock('../../lib/engine/text/language-sources', () => import('../../lib/engine/text/language-sources.lazy'));
-  } else {
-    vi.doUnmock('../../lib/engine/text/language-sources');
-  }
+  useLanguageSources(sources);
   return import('../../lib/engine');
 }
 
-afterEach(() => {
-  vi.doUnmock('../../lib/engine/text/language-sources');
-  vi.resetModules();
-});
+afterEach(restoreLanguageSources);
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
+import { restoreLanguageSources, useLanguageSources } from './language-builds';
 import type { CrawlStore } from '../../lib/app/model/records';
 import type { StartRequest } from '../../lib/app/model/protocol';
 import type { Evaluator, FetchOutcome, PageFetcher } from '../../lib/engine/types';
@@ -18,12 +19,7 @@ interface Build {
 }
 
 async function build(sources: 'static' | 'absent'): Promise<Build> {
-  vi.resetModules();
-  if (sources === 'absent') {
-    vi.doMock('../../lib/engine/text/language-sources', () => import('../../lib/engine/text/language-sources.absent'));
-  } else {
-    vi.doUnmock('../../lib/engine/text/language-sources');
-  }
+  useLanguageSources(sources);
   return {
     engine: await import('../../lib/engine'),
     runner: await import('../../lib/app/runner'),
@@ -31,10 +27,7 @@ async function build(sources: 'static' | 'absent'): Promise<Build> {
   };
 }
 
-afterEach(() => {
-  vi.doUnmock('../../lib/engine/text/language-sources');
-  vi.resetModules();
-});
+afterEach(restoreLanguageSources);
 
 /** 40 pages on 4 sites: German pages about cat food and English ones about gardening, linking across. */
 function makeWeb(): Map<string, string> {
@@ -73,16 +66,7 @@ function memoryFetcher(web: Map<string, string>, holdAt: number, release: Promis
       const html = web.get(url);
       if (!html) return { ok: false, url, reason: 'http-error', detail: 'HTTP 404', status: 404, elapsedMs: 1 };
       const body = new TextEncoder().encode(html);
-      return {
-        ok: true,
-        url,
-        finalUrl: url,
-        status: 200,
-        contentType: 'text/html; charset=utf-8',
-        body,
-        truncated: false,
-        elapsedMs: 1,
-      };
+      return { ok: true, url, finalUrl: url, status: 200, contentType: 'text/html', body, truncated: false, elapsedMs: 1 };
     },
   };
   return fetcher;
