@@ -114,7 +114,7 @@ export class PackedLinks {
 
   /**
    * The links as objects, new ones on each call (they may be changed; the packed ones cannot), with their URLs' words
-   * in `language` (a topic's: what strategies match against it).
+   * in `language` (a topic's: what strategies match against it; those lists are shared and frozen).
    */
   unpack(language: string): LinkFeature[] {
     const n = this.urls.length;
