@@ -15,7 +15,7 @@ import { createMemoryStore } from '../../lib/app/store/memory-store';
 import type { CrawlRecord, CrawlStore } from '../../lib/app/model/records';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';
-import type { FetchOutcome, PageFetcher } from '../../lib/engine/types';
+import type { FetchOutcome, PageFetcher, Topic, TopicHints } from '../../lib/engine/types';
 
 const EXT = 'ext-id';
 const OWN = 'chrome-extension://ext-id/';
@@ -214,6 +214,41 @@ describe('background app', () => {
     expect(app.keepAlive.busy).toBe(false);
     expect(keep.log.filter((l) => l === 'alarm on')).toHaveLength(2);
     expect(keep.log.filter((l) => l === 'alarm off')).toHaveLength(2);
+  });
+
+  it('starts the evaluator when the popup reads a results page, before any click on Crawl', async () => {
+    const asked: { keywords: string; context?: string[]; pageLang?: string }[] = [];
+    const evaluator = {
+      evaluate: localEvaluator.evaluate,
+      analyseTopic: async (topic: Topic, hints?: TopicHints) => {
+        asked.push({ keywords: topic.keywords, context: topic.context, pageLang: hints?.pageLang });
+        return localEvaluator.analyseTopic!(topic, hints);
+      },
+    };
+    const serp = {
+      engine: 'google',
+      query: 'Katzenfutter',
+      lang: 'en',
+      results: [{ url: 'https://a.example/', title: 'Katzenfutter im Test', snippet: 'Nassfutter für Katzen', rank: 1 }],
+      linkCount: 1,
+    };
+    const app = createBackgroundApp(
+      parts(createMemoryStore(), {
+        evaluator,
+        inspectTab: async (tabId: number) =>
+          tabId === 1
+            ? { tabId, url: 'https://s.example/', title: 's', serp }
+            : { tabId, url: 'https://x.example/', title: 'x', serp: null },
+      }),
+    );
+    await app.ready;
+    expect(await app.handle({ type: 'forager/inspectTab', tabId: 2 })).toMatchObject({ ok: true, value: { serp: null } });
+    expect(asked).toEqual([]); // not a results page: nothing to warm up for
+    expect(await app.handle({ type: 'forager/inspectTab', tabId: 1 })).toMatchObject({ ok: true, value: { serp } });
+    await until(() => asked.length > 0, 'the warm-up');
+    expect(asked).toEqual([
+      { keywords: 'Katzenfutter', context: ['Katzenfutter im Test Nassfutter für Katzen'], pageLang: 'en' },
+    ]);
   });
 
   it('answers requests from its own pages only, and leaves other messages to their listeners', async () => {

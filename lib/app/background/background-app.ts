@@ -8,10 +8,34 @@ import { errorMessage, type Evaluator, type PageFetcher, type UrlPolicy } from '
 import { createRequestHandler, isForagerRequest, type RequestHandler } from './handlers';
 import { applyRetention, Library, memoryRetention, type RetentionSettings } from '../library';
 import { LiveHub, type Subscription } from './live';
-import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from '../model/protocol';
+import {
+  LIVE_PORT,
+  type LiveClientMessage,
+  type Reply,
+  type SerpInfo,
+  type StrategyDescription,
+  type TabContext,
+} from '../model/protocol';
 import { CrawlRunner, type FailureNotes, type StartKind } from '../runner';
 import type { CrawlSettings, CrawlStore } from '../model/records';
 import { type DeviceConditions, type WatchNotice, type WatchSay, Watcher } from '../watch';
+
+/** Results shown to the evaluator when it is warmed up: enough for the topic's language, as a start request has. */
+const WARM_CONTEXT = 10;
+
+/**
+ * The popup read a results page: a crawl from it is likely. The evaluator starts now (the offscreen document, its
+ * Worker, the language detector and the topic's language data, ~250 ms cold) while the user reads the start form,
+ * instead of between the click on Crawl and the first request (the runner asks it for the topic's analysis first).
+ */
+function warmEvaluator(evaluator: Evaluator, serp: SerpInfo, onError: (error: unknown) => void): void {
+  const context = serp.results.slice(0, WARM_CONTEXT).map((r) => `${r.title} ${r.snippet}`);
+  evaluator
+    .analyseTopic?.({ keywords: serp.query, context }, serp.lang ? { pageLang: serp.lang } : {})
+    .catch((error: unknown) => {
+      onError(new Error(`the evaluator could not start: ${errorMessage(error)}`, { cause: error }));
+    });
+}
 
 /** Who sent a message or opened a port (runtime.MessageSender, the parts used). */
 export interface Sender {
@@ -223,7 +247,11 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     runner,
     store: parts.store,
     strategies: parts.strategies,
-    inspectTab: parts.inspectTab,
+    inspectTab: async (tabId) => {
+      const context = await parts.inspectTab(tabId);
+      if (context.serp) warmEvaluator(parts.evaluator, context.serp, onError);
+      return context;
+    },
     library,
     retention,
     watcher,
