@@ -16,6 +16,7 @@ export default defineUnlistedScript(() => {
     // Plain data only: it crosses into the extension as a structured clone.
     return {
       engine: x.engine,
+      engineName: x.engineName,
       query: x.query,
       lang: document.documentElement.lang || undefined,
       results: x.results.map((r) => ({ url: r.url, title: r.title, snippet: r.snippet, rank: r.rank })),
@@ -23,6 +24,8 @@ export default defineUnlistedScript(() => {
       challenge: x.challenge,
       hidden: x.hidden,
       overCap: x.overCap,
+      blocked: x.blocked,
+      visibleLinks: x.visibleLinks?.map((l) => ({ url: l.url, text: l.text })),
     };
   } catch (error) {
     return { error: error instanceof Error ? error.message : String(error) };

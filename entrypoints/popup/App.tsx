@@ -12,6 +12,7 @@ import {
   type CrawlSettings,
   type CrawlSnapshot,
   draftFromSerp,
+  draftFromVisibleLinks,
   judgedRows,
   type LiveServerMessage,
   mergeResults,
@@ -20,6 +21,7 @@ import {
   type StartDraft,
   type StrategyDescription,
   type TabContext,
+  tabReading,
 } from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
 import { connectLive, openLibrary, openResultsPage, request } from '../ui/api';
@@ -30,6 +32,7 @@ import { ListActions } from '../ui/list-actions';
 import { ListToggles } from '../ui/list-toggles';
 import { ResultList } from '../ui/result-list';
 import { StartForm } from '../ui/start-form';
+import { type SeedChoice, TabReadingNote } from '../ui/tab-reading-note';
 import { useFeedback } from '../ui/feedback';
 import { useHidden } from '../ui/hidden';
 import { t } from '../ui/i18n';
@@ -97,6 +100,7 @@ export function App() {
   const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [view, setView] = useState({ showSearch: false, showLow: false, showHidden: false });
+  const [seedChoice, setSeedChoice] = useState<SeedChoice>('links');
   const current = snap === 'loading' ? null : snap;
   const [hidden, hide] = useHidden(current?.record.id);
 
@@ -166,29 +170,41 @@ export function App() {
 
   const startSection = useMemo(() => {
     const serp = tabInfo?.serp ?? null;
-    const draft = tabInfo ? (serp && serp.results.length > 0 ? draftFromSerp(serp, tabInfo.url) : pageDraft(tabInfo)) : null;
-    const isSerp = !!serp && serp.results.length > 0;
+    const reading = tabReading(serp);
+    const isSerp = reading.kind === 'results' && !!serp;
+    const fromLinks =
+      reading.kind === 'nothing-read' && seedChoice === 'links' && serp && tabInfo
+        ? draftFromVisibleLinks(serp, tabInfo.url, tabInfo.title)
+        : null;
+    const draft = tabInfo ? (isSerp ? draftFromSerp(serp, tabInfo.url) : (fromLinks ?? pageDraft(tabInfo))) : null;
     const seedNote = isSerp
-      ? serp.engine
-        ? t('seedNoteEngine', serp.engine)
+      ? serp.engineName
+        ? t('seedNoteEngine', serp.engineName)
         : undefined
-      : draft
-        ? t('seedNotePage')
+      : fromLinks
+        ? undefined
+        : draft
+          ? t('seedNotePage')
+          : undefined;
+    const seedTitles = isSerp
+      ? Object.fromEntries(serp.results.map((r) => [r.url, r.title]))
+      : fromLinks
+        ? Object.fromEntries((serp?.visibleLinks ?? []).map((l) => [l.url, l.text]))
         : undefined;
-    const seedTitles = isSerp ? Object.fromEntries(serp.results.map((r) => [r.url, r.title])) : undefined;
     return (
       <div class="start-box" data-testid="start-section">
         {tab === 'loading' || !strategies || !defaults ? (
           <p class="note">{t('readingTab')}</p>
         ) : draft ? (
           <>
-            {!isSerp && (
+            <TabReadingNote reading={reading} choice={seedChoice} onChoose={setSeedChoice} />
+            {reading.kind === 'page' && (
               <p class="note" data-testid="not-serp">
                 {t('notSerp')}
               </p>
             )}
             <StartForm
-              key={`${draft.source.pageUrl}|${draft.seeds.length}`}
+              key={`${draft.source.kind}|${draft.source.pageUrl}|${draft.seeds.length}`}
               draft={draft}
               strategies={strategies}
               defaults={defaults}
@@ -209,7 +225,7 @@ export function App() {
         )}
       </div>
     );
-  }, [tab, strategies, defaults, running]);
+  }, [tab, strategies, defaults, running, seedChoice]);
 
   const failed = current ? fetchedNothing(current.record) : false;
   const liveSection = current && (

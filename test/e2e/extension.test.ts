@@ -209,6 +209,10 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     // The query becomes the topic; the organic results (8 test-web pages + the hostile page) the seeds.
     expect(await popup.$eval(tid('topic'), (e) => (e as HTMLInputElement).value)).toBe(serp.query);
     expect(await popup.$eval(tid('seed-count'), (e) => e.textContent)).toBe(`Starting from ${serp.seeds.length} results`);
+    // The saved Bing page served from localhost is no engine's host: read by its layout, and said so with the count.
+    expect(await popup.$eval(tid('serp-line'), (e) => e.textContent)).toBe(
+      `Search engine not known, results read from the page's layout · ${serp.seeds.length} results`,
+    );
     expect(await popup.$$eval(`${tid('seed-list')} li`, (lis) => lis.map((li) => li.getAttribute('data-url')))).toEqual(
       serp.seeds,
     );

@@ -22,6 +22,8 @@ import {
   parseStartHash,
   startHash,
   toSerpInfo,
+  tabReading,
+  draftFromVisibleLinks,
   topicFromPage,
 } from '../../lib/app/view/start-draft';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
@@ -658,6 +660,53 @@ describe('start drafts', () => {
     expect(hostile).toEqual({ topic: 'x', seeds: ['https://ok.example.com/'], source: { kind: 'manual' }, context: [] });
   });
 
+  it('carries the engine name, why nothing was read and the visible links; says what the popup read', () => {
+    const blocked = toSerpInfo({
+      engine: 'google',
+      engineName: ' Google ',
+      query: 'coffee',
+      linkCount: 5,
+      results: [],
+      blocked: 'consent',
+      visibleLinks: [
+        { url: 'https://policies.example.org/privacy', text: ' Privacy  policy ' },
+        { url: 'https://policies.example.org/privacy', text: 'again' },
+        { url: 'javascript:alert(1)', text: 'x' },
+        { url: 'https://a.example.com/', text: 'Read more' },
+        'junk',
+      ],
+    })!;
+    expect(blocked.engineName).toBe('Google');
+    expect(blocked.blocked).toBe('consent');
+    expect(blocked.visibleLinks).toEqual([
+      { url: 'https://policies.example.org/privacy', text: 'Privacy policy' },
+      { url: 'https://a.example.com/', text: 'Read more' },
+    ]);
+    expect(tabReading(blocked)).toEqual({ kind: 'nothing-read', engineName: 'Google', why: 'consent', links: 2 });
+    expect(draftFromVisibleLinks(blocked, 'https://www.google.com/search?q=coffee', 'Before you continue')).toEqual({
+      topic: 'coffee',
+      seeds: ['https://policies.example.org/privacy', 'https://a.example.com/'],
+      source: { kind: 'page', pageUrl: 'https://www.google.com/search?q=coffee', engine: 'google', query: 'coffee' },
+      context: ['Privacy policy'],
+    });
+    // An unknown reason, or one given beside results, is dropped.
+    expect(toSerpInfo({ results: [], blocked: 'pwned' })!.blocked).toBeUndefined();
+    const read = toSerpInfo({
+      engineName: 'Bing',
+      engine: 'bing',
+      results: [{ url: 'https://a.example/' }],
+      blocked: 'challenge',
+    })!;
+    expect(read.blocked).toBeUndefined();
+    expect(tabReading(read)).toEqual({ kind: 'results', engineName: 'Bing', count: 1 });
+    // An ordinary page nothing could be read on is a page, not a failed search; a bot check anywhere is said.
+    expect(tabReading(toSerpInfo({ engine: null, results: [], blocked: 'unreadable' }))).toEqual({ kind: 'page' });
+    expect(tabReading(null)).toEqual({ kind: 'page' });
+    const check = toSerpInfo({ engine: null, results: [], blocked: 'challenge', visibleLinks: [] })!;
+    expect(tabReading(check)).toEqual({ kind: 'nothing-read', engineName: null, why: 'challenge', links: 0 });
+    expect(draftFromVisibleLinks(check, 'https://x.example/', 'Check')).toBeNull();
+  });
+
   it("checks the content script's answer and builds the popup draft from it", () => {
     expect(toSerpInfo(null)).toBeNull();
     expect(toSerpInfo({ error: 'boom' })).toBeNull();
@@ -673,6 +722,7 @@ describe('start drafts', () => {
     });
     expect(s).toEqual({
       engine: 'google',
+      engineName: null,
       query: 'coffee brewing',
       linkCount: 143,
       results: [{ url: 'https://a.example.com/', title: 'A', snippet: 's', rank: 1 }],

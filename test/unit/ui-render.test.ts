@@ -125,7 +125,13 @@ describe('popup: what it opens on', () => {
     url,
     title: '',
     serp: serp
-      ? { engine: null, query: 'y', results: [{ url: 'https://b.example', title: 'b', snippet: '', rank: 1 }], linkCount: 1 }
+      ? {
+          engine: null,
+          engineName: null,
+          query: 'y',
+          results: [{ url: 'https://b.example', title: 'b', snippet: '', rank: 1 }],
+          linkCount: 1,
+        }
       : null,
   });
 
@@ -137,6 +143,37 @@ describe('popup: what it opens on', () => {
     expect(resultsFirst(snap(record({})), tab('https://other.example/?q=z', true))).toBe(false);
     expect(resultsFirst(snap(record({})), tab('https://news.example/'))).toBe(true);
     expect(resultsFirst(snap(record({ updatedAt: Date.now() - 3 * 3600_000 })), tab('https://news.example/'))).toBe(false);
+  });
+});
+
+describe('popup: what it read on the tab', () => {
+  it('names the engine and the count, or says why nothing was read and offers the visible links or the page', async () => {
+    const { TabReadingNote } = await import('../../entrypoints/ui/tab-reading-note');
+    const root = document.getElementById('root')!;
+    const chosen: string[] = [];
+    const draw = (reading: Parameters<typeof TabReadingNote>[0]['reading']) =>
+      render(h(TabReadingNote, { reading, choice: 'links', onChoose: (c) => chosen.push(c) }), root as unknown as Element);
+    const line = () => root.querySelector('[data-testid=serp-line]')?.textContent;
+    draw({ kind: 'results', engineName: 'Google', count: 9 });
+    expect(line()).toBe('Google · 9 results');
+    draw({ kind: 'results', engineName: 'Bing', count: 1 });
+    expect(line()).toBe('Bing · 1 result');
+    draw({ kind: 'results', engineName: null, count: 12 });
+    expect(line()).toBe("Search engine not known, results read from the page's layout · 12 results");
+    draw({ kind: 'nothing-read', engineName: 'Google', why: 'challenge', links: 3 });
+    expect(line()).toBe('Google · no results read');
+    expect(root.querySelector('[data-testid=serp-why]')!.textContent).toMatch(/not a robot/);
+    expect(root.querySelector('[data-testid=seed-choice]')!.textContent).toContain('the 3 links you can see on this page');
+    const pick = root.querySelector('[data-testid=seed-choice-page]')!;
+    pick.dispatchEvent(new (window as unknown as { Event: typeof Event }).Event('change', { bubbles: true }));
+    expect(chosen).toEqual(['page']);
+    draw({ kind: 'nothing-read', engineName: null, why: 'consent', links: 0 });
+    expect(line()).toBe('No results read');
+    expect(root.querySelector('[data-testid=serp-why]')!.textContent).toMatch(/consent notice/);
+    expect(root.querySelector('[data-testid=seed-choice]')).toBeNull();
+    draw({ kind: 'page' });
+    expect(root.textContent).toBe('');
+    render(null, root as unknown as Element);
   });
 });
 

@@ -24,11 +24,17 @@ export const LIVE_PORT = 'forager/live';
 /** A search results page as read by the content script (mirrors lib/app/serp/extract's result, plain data). */
 export interface SerpInfo {
   engine: string | null;
+  /** The engine's display name ('Google'); null when the page's engine is unknown (read by its structure alone). */
+  engineName: string | null;
   query: string;
   /** The results page's <html lang>, when it has one (the engine's interface language). */
   lang?: string;
   results: { url: string; title: string; snippet: string; rank: number }[];
   linkCount: number;
+  /** Set when no result was read: why (a bot check, a consent wall, a search that found nothing, unreadable markup). */
+  blocked?: 'challenge' | 'consent' | 'no-results' | 'unreadable';
+  /** When no result was read: the links the user can see on the page, offered as seeds instead. */
+  visibleLinks?: { url: string; text: string }[];
 }
 
 /** What the popup learns about the tab it was opened on. */

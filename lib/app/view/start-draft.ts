@@ -11,6 +11,9 @@ import type { StartDraft } from '../model/views';
 
 export type { StartDraft };
 
+/** Why a results page gave no results (lib/app/serp's SerpBlocked, as the content script reports it). */
+type SerpBlocked = NonNullable<SerpInfo['blocked']>;
+
 /** The parts of contextMenus.OnClickData used here (Firefox adds linkText). */
 export interface MenuClick {
   pageUrl?: string;
@@ -197,14 +200,80 @@ export function toSerpInfo(raw: unknown): SerpInfo | null {
       rank: typeof it.rank === 'number' && Number.isFinite(it.rank) ? it.rank : results.length + 1,
     });
   }
+  const engineName = typeof r.engineName === 'string' ? collapse(r.engineName).slice(0, 40) : '';
   const info: SerpInfo = {
     engine: typeof r.engine === 'string' ? r.engine.slice(0, 40) : null,
+    engineName: engineName || null,
     query: typeof r.query === 'string' ? collapse(r.query).slice(0, MAX_TOPIC_LENGTH) : '',
     results,
     linkCount: typeof r.linkCount === 'number' && Number.isFinite(r.linkCount) ? r.linkCount : 0,
   };
   if (typeof r.lang === 'string' && r.lang.trim()) info.lang = r.lang.trim().slice(0, 40);
+  const blocked = BLOCKED_REASONS.find((b) => b === r.blocked);
+  if (blocked && results.length === 0) {
+    info.blocked = blocked;
+    info.visibleLinks = cleanLinks(r.visibleLinks);
+  }
   return info;
+}
+
+const BLOCKED_REASONS: readonly SerpBlocked[] = ['challenge', 'consent', 'no-results', 'unreadable'];
+
+/** The visible links of the content script's answer: http(s) seeds only, deduplicated, at most MAX_SEEDS. */
+function cleanLinks(raw: unknown): NonNullable<SerpInfo['visibleLinks']> {
+  const links: NonNullable<SerpInfo['visibleLinks']> = [];
+  if (!Array.isArray(raw)) return links;
+  for (const item of raw) {
+    if (links.length >= MAX_SEEDS) break;
+    if (typeof item !== 'object' || item === null) continue;
+    const it = item as Record<string, unknown>;
+    const url = cleanSeed(it.url);
+    if (!url || links.some((l) => l.url === url)) continue;
+    links.push({ url, text: typeof it.text === 'string' ? collapse(it.text).slice(0, 200) : '' });
+  }
+  return links;
+}
+
+/**
+ * What the popup says it read on the tab: a results page's engine and result count; a search page where nothing
+ * could be read (a known engine's page, or any page that is a bot check, a consent wall or an empty search), why,
+ * and how many visible links it offers instead; or an ordinary page.
+ */
+export type TabReading =
+  | { kind: 'results'; engineName: string | null; count: number }
+  | { kind: 'nothing-read'; engineName: string | null; why: SerpBlocked; links: number }
+  | { kind: 'page' };
+
+export function tabReading(serp: SerpInfo | null): TabReading {
+  if (!serp) return { kind: 'page' };
+  if (serp.results.length > 0) return { kind: 'results', engineName: serp.engineName, count: serp.results.length };
+  const why = serp.blocked ?? 'unreadable';
+  // An unknown page with nothing on it to read is just a page, not a search that failed.
+  if (why === 'unreadable' && !serp.engine) return { kind: 'page' };
+  return { kind: 'nothing-read', engineName: serp.engineName, why, links: serp.visibleLinks?.length ?? 0 };
+}
+
+/**
+ * The draft for "start from the links on this page", offered where no result could be read: the page's visible
+ * links as seeds, the query (when the page gave one) or the page's title as topic, the link texts as context.
+ * Null when the page shows no link to offer.
+ */
+export function draftFromVisibleLinks(serp: SerpInfo, pageUrl: string, pageTitle: string): StartDraft | null {
+  const links = serp.visibleLinks ?? [];
+  if (links.length === 0) return null;
+  const source: SeedSource = { kind: 'page' };
+  const page = cleanSeed(pageUrl);
+  if (page) source.pageUrl = page;
+  if (serp.engine) source.engine = serp.engine;
+  if (serp.query) source.query = serp.query;
+  const draft: StartDraft = {
+    topic: (serp.query || collapse(pageTitle)).slice(0, MAX_TOPIC_LENGTH),
+    seeds: links.map((l) => l.url),
+    source,
+    context: cleanContext(links.map((l) => l.text).filter((text) => !isGenericText(text))),
+  };
+  if (serp.lang) draft.pageLang = serp.lang;
+  return draft;
 }
 
 /**
