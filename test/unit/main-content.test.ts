@@ -175,6 +175,41 @@ describe('main content over boilerplate', () => {
       expect(r.mainText).not.toContain('Staff Reporter');
     });
 
+    it('hidden text (inline display:none, visibility:hidden, aria-hidden) is not main text, its links are kept', () => {
+      for (const hidden of [
+        '<div style="display:none;"><p>Hidden copy of the coffee story</p><a href="/copy">copy</a></div>',
+        '<div style="color: red; visibility: hidden"><p>Hidden copy of the coffee story</p><a href="/copy">copy</a></div>',
+        '<section aria-hidden="true"><p>Hidden copy of the coffee story</p><a href="/copy">copy</a></section>',
+      ]) {
+        const r = evaluate(`<div>${ARTICLE}${GARDEN}</div>${hidden}`, COFFEE);
+        expect(r.mainText, hidden).toContain('Grind the beans');
+        expect(r.mainText, hidden).not.toContain('Hidden copy');
+        expect(
+          r.links.map((l) => l.url),
+          hidden,
+        ).toContain('https://example.com/copy');
+      }
+      // A page hidden as a whole until a script shows it is still read (its wrapper is not boilerplate).
+      const wrapped = evaluate(`<div style="display: none">${ARTICLE}${GARDEN}${GARDEN}</div>`, COFFEE);
+      expect(wrapped.mainText).toContain('Grind the beans');
+    });
+
+    it('sharing, newsletter, byline, tag, caption and advertising boxes are not main text', () => {
+      for (const box of [
+        '<div class="share-buttons"><p>Share this coffee story</p></div>',
+        '<div class="newsletter-signup"><p>Get our coffee newsletter</p></div>',
+        '<div class="byline"><p>By Jane Roaster, coffee editor</p></div>',
+        '<ul class="post-tags"><li>coffee</li><li>brewing</li></ul>',
+        '<p class="image-caption">A coffee cup on a table</p>',
+        '<div class="ad ad--in-article"><p>Advertisement</p></div>',
+        '<section class="most-popular"><p>The coffee story everyone reads</p></section>',
+      ]) {
+        const r = evaluate(`<article>${ARTICLE}${box}${GARDEN}</article>`, COFFEE);
+        expect(r.mainText, box).toContain('Grind the beans');
+        expect(r.mainText, box).not.toMatch(/Share this|newsletter|Jane Roaster|coffee cup|Advertisement|everyone reads/);
+      }
+    });
+
     it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {
       const text = evaluate(
         `<div class="main-content has-section-nav"><p>${'Coffee brewing notes. '.repeat(3)}</p></div><div>${ARTICLE}${GARDEN}${GARDEN}</div>`,

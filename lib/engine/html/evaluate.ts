@@ -183,10 +183,19 @@ const BOILER_ROLES = new Set([
  */
 const BOILER_NAMES =
   /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr)(?=$|[\s_-])/i;
+/**
+ * class / id words of what stands beside an article without being it: sharing and follow buttons, newsletter and
+ * subscription boxes, bylines and author boxes, tag lists, captions, advertising and sponsored widgets, lists of
+ * popular, trending or recommended stories.
+ */
+const ASIDE_NAMES =
+  /(?:^|[\s_-])(?:share|sharing|social|newsletter|subscribe|subscription|signup|byline|author|tags|caption|ad|ads|advert|advertisement|sponsored|promo|outbrain|taboola|popular|trending|recommended|recommendations)(?=$|[\s_-])/i;
 /** class / id names of comment threads and their reply forms (WordPress, Disqus and the like): not the page's own text. */
 const COMMENT_NAMES = /(?:^|[\s_-])(?:comments?|commentlist|comment-?body|comment-?list|disqus_thread|respond)(?=$|[\s_])/i;
 /** class / id names of a page's main region. */
 const MAIN_NAMES = /(?:^|\s)(?:main|content|main-?content|doc-?content|article-?body|entry-content|post-content)(?=$|\s)/i;
+/** An inline style that hides the element. */
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 /** Elements whose class and id are read for the names above (text-level elements are not). */
 const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'span', 'p', 'dl', 'li', 'article']);
 /**
@@ -204,6 +213,9 @@ const WRAPPER_BLOCKS = 4;
  * <header> or <footer> is the section's own.
  */
 function zoneOf(name: string, attribs: Record<string, string>, inSection: boolean): number {
+  // Hidden until a script shows it (a dropdown, a copy of the article for structured data): its links are kept, its
+  // text is not what a reader sees. A hidden wrapper of the whole page is settled as a wrapper (settleZones).
+  if (attribs['aria-hidden'] === 'true' || (attribs.style !== undefined && HIDDEN_STYLE.test(attribs.style))) return F_BOILER;
   if (
     (name === 'article' || name === 'li' || name === 'div' || name === 'section' || name === 'ol' || name === 'ul') &&
     (attribs.class !== undefined || attribs.id !== undefined)
@@ -232,7 +244,7 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   const id = attribs.id;
   if (cls === undefined && id === undefined) return 0;
   const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
-  if (BOILER_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
+  if (BOILER_NAMES.test(names) || ASIDE_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
   if (MAIN_NAMES.test(names)) return F_MAIN;
   return 0;
 }
