@@ -210,6 +210,27 @@ describe('main content over boilerplate', () => {
       }
     });
 
+    it('a figure caption is not main text', () => {
+      const r = evaluate(
+        `<article>${ARTICLE}<figure><img src="/c.jpg"><figcaption>A coffee cup, photo by Jo</figcaption></figure></article>`,
+        COFFEE,
+      );
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.mainText).not.toContain('photo by Jo');
+    });
+
+    it('the headline (the first <h1>, when it repeats the title) is not main text; another <h1> is', () => {
+      const titled = evaluate(`<title>Brewing coffee at home | The Coffee Site</title><article>${ARTICLE}</article>`, COFFEE);
+      expect(titled.mainText).toContain('Grind the beans');
+      expect(titled.mainText).not.toContain('Brewing coffee at home');
+      expect(titled.h1).toBe('Brewing coffee at home');
+      const other = evaluate(`<title>The Coffee Site</title><article>${ARTICLE}</article>`, COFFEE);
+      expect(other.mainText).toContain('Brewing coffee at home');
+      // A page that is nothing but its headline keeps it.
+      const only = evaluate('<title>Brewing coffee</title><h1>Brewing coffee</h1>', COFFEE);
+      expect(only.mainText).toBe('Brewing coffee');
+    });
+
     it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {
       const text = evaluate(
         `<div class="main-content has-section-nav"><p>${'Coffee brewing notes. '.repeat(3)}</p></div><div>${ARTICLE}${GARDEN}${GARDEN}</div>`,

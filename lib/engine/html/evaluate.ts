@@ -225,6 +225,7 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   switch (name) {
     case 'nav':
     case 'aside':
+    case 'figcaption':
       return F_BOILER;
     case 'header':
     case 'footer':
@@ -601,6 +602,9 @@ function readText(
   let h1Depth = 0;
   let h1Done = false;
   const h1Parts: string[] = [];
+  // The runs of the first <h1> with text: [h1FirstRun, h1EndRun).
+  let h1FirstRun = -1;
+  let h1EndRun = -1;
   let ldDepth = 0;
   const ldParts: string[] = [];
   let ldChars = 0;
@@ -757,6 +761,10 @@ function readText(
           runZone.push(openZones.length ? openZones[openZones.length - 1] : -1);
           runInMain.push(mainDepth > 0);
           runBlock.push(block);
+          if (h1Depth > 0) {
+            if (h1FirstRun < 0) h1FirstRun = runKind.length - 1;
+            h1EndRun = runKind.length;
+          }
         }
         // The whole page is written at once, so raw text sits at [rawStart, rawEnd) of `html` (checked by length).
         if (parser.rawStart >= 0 && parser.rawEnd - parser.rawStart === text.length) {
@@ -780,6 +788,7 @@ function readText(
         if (f & F_H1) {
           h1Depth--;
           h1Done = h1Parts.join('').trim() !== '';
+          if (!h1Done) h1FirstRun = h1EndRun = -1;
         }
         if (f & F_LD) {
           ldDepth--;
@@ -852,8 +861,25 @@ function readText(
   if (meta.ogTitle) pass.ogTitle = own(meta.ogTitle);
   const h1 = collapse(h1Parts.join('')).slice(0, MAX_TITLE_CHARS);
   if (h1) pass.h1 = own(h1);
+  if (h1 && h1FirstRun >= 0 && isHeadline(h1, title, meta.ogTitle)) pass.headline = [h1FirstRun, h1EndRun];
   return pass;
 }
+
+/**
+ * Whether a page's first <h1> is its headline, the title again: most of its words are in the <title> or og:title.
+ * The article's body, as a reader (or schema.org's articleBody) takes it, starts below it.
+ */
+function isHeadline(h1: string, title: string, ogTitle: string | undefined): boolean {
+  const words = h1.toLowerCase().match(WORD) ?? [];
+  if (words.length === 0) return false;
+  const titled = new Set(`${title} ${ogTitle ?? ''}`.toLowerCase().match(WORD) ?? []);
+  let found = 0;
+  for (const w of words) if (titled.has(w)) found++;
+  return found >= HEADLINE_SHARE * words.length;
+}
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Share of the <h1>'s words found in the title for it to be the headline. */
+const HEADLINE_SHARE = 0.75;
 
 /** Boilerplate zones found in a pass (see readText). */
 interface Zones {
@@ -907,6 +933,8 @@ interface Blocks {
   linkTokens: Int32Array;
 }
 
+const NO_HEADLINE = [-1, -1] as const;
+
 /** The links of a pass that found none (a PackedLinks never changes: each evaluation unpacks its own). */
 const EMPTY_LINKS = new PackedLinks([]);
 
@@ -925,6 +953,8 @@ class TextPass {
   modified?: string;
   ogTitle?: string;
   h1?: string;
+  /** The runs of the headline (the first <h1>, when it repeats the title): not part of the main text. */
+  headline: readonly [number, number] = NO_HEADLINE;
   private readonly byWeight = new Map<number, Weighted>();
 
   constructor(
@@ -1017,7 +1047,7 @@ class Weighted {
   }
 
   mainText(): string {
-    this.main ??= mainTextOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight);
+    this.main ??= mainTextOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight, this.pass.headline);
     return this.main;
   }
 
@@ -1033,14 +1063,15 @@ class Weighted {
    */
   wholeMainText(): string {
     const p = this.pass;
-    return collapse(heaviestText(p.text, p.runs.text, p.runs.kind, this.runs.weight, Number.POSITIVE_INFINITY));
+    return collapse(heaviestText(p.text, p.runs.text, p.runs.kind, this.runs.weight, Number.POSITIVE_INFINITY, p.headline));
   }
 
   /** The language detected from the heaviest text (none when most words are stop words of the language read in). */
   detected(): string | undefined {
     if (this.language === null) {
       const p = this.pass;
-      const sample = p.stopShare < OWN_STOP_SHARE ? detectionSample(p.text, p.runs.text, p.runs.kind, this.runs.weight) : '';
+      const sample =
+        p.stopShare < OWN_STOP_SHARE ? detectionSample(p.text, p.runs.text, p.runs.kind, this.runs.weight, p.headline) : '';
       this.language = detectLanguage(sample);
     }
     return this.language;
@@ -1048,35 +1079,56 @@ class Weighted {
 }
 
 /** Up to DETECT_CHARS characters of the page's heaviest text, raw, for the language detector. */
-function detectionSample(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
-  return heaviestText(text, runText, runKind, weight, DETECT_CHARS);
+function detectionSample(
+  text: TextView,
+  runText: ArrayLike<number>,
+  runKind: ArrayLike<number>,
+  weight: Float64Array,
+  headline: readonly [number, number],
+): string {
+  return heaviestText(text, runText, runKind, weight, DETECT_CHARS, headline);
 }
 
 /**
  * The page's main text for the library's full-text index: its heaviest text (as the snippet and the detector read it),
  * whitespace collapsed, cut at a word within MAIN_TEXT_CHARS.
  */
-function mainTextOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
+function mainTextOf(
+  text: TextView,
+  runText: ArrayLike<number>,
+  runKind: ArrayLike<number>,
+  weight: Float64Array,
+  headline: readonly [number, number],
+): string {
   // Raw text holds runs of whitespace: read twice the cap, then cut what is left after collapsing.
-  const s = collapse(heaviestText(text, runText, runKind, weight, MAIN_TEXT_CHARS * 2));
+  const s = collapse(heaviestText(text, runText, runKind, weight, MAIN_TEXT_CHARS * 2, headline));
   if (s.length <= MAIN_TEXT_CHARS) return s;
   const space = s.lastIndexOf(' ', MAIN_TEXT_CHARS);
   return s.slice(0, space > MAIN_TEXT_CHARS / 2 ? space : MAIN_TEXT_CHARS);
 }
 
-/** Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order. */
+/**
+ * Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order,
+ * the headline's runs left out unless nothing else is left.
+ */
 function heaviestText(
   text: TextView,
   runText: ArrayLike<number>,
   runKind: ArrayLike<number>,
   weight: Float64Array,
   max: number,
+  headline: readonly [number, number],
 ): string {
   let top = -1;
+  let [skipFrom, skipTo] = headline;
   for (let r = 0; r < weight.length; r++) if (runKind[r] !== KIND_BOILER && weight[r] > top) top = weight[r];
+  let other = false;
+  for (let r = 0; r < weight.length && !other; r++)
+    other = (r < skipFrom || r >= skipTo) && runKind[r] !== KIND_BOILER && weight[r] === top;
+  if (!other) skipFrom = skipTo = -1;
   let out = '';
   for (let r = 0; r < weight.length && out.length < max; r++) {
-    if (runKind[r] === KIND_BOILER || weight[r] !== top) continue;
+    if (runKind[r] === KIND_BOILER || weight[r] !== top || (r >= skipFrom && r < skipTo)) continue;
     const end = r + 1 < runText.length ? runText[r + 1] : text.length;
     out += text.slice(runText[r], Math.min(end, runText[r] + max - out.length));
     out += ' ';
