@@ -231,6 +231,24 @@ describe('main content over boilerplate', () => {
       expect(only.mainText).toBe('Brewing coffee');
     });
 
+    it('a list of teasers (items that open with a link, short summaries that are not links) is not main text', () => {
+      const card = (i: number) =>
+        `<li><a href="/story/${i}">Coffee story ${i}</a><span>A short summary of coffee story ${i}, told in a few words.</span></li>`;
+      const r = evaluate(`<article>${ARTICLE}${GARDEN}${GARDEN}<ul>${[1, 2, 3, 4].map(card).join('')}</ul></article>`, COFFEE);
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.mainText).not.toContain('Coffee story');
+      expect(r.mainText).not.toContain('short summary');
+      // Paragraphs of an article whose sentences hold links are not teasers.
+      const prose = [1, 2, 3, 4].map(
+        (i) => `<p>Roast ${i} is <a href="/r/${i}">described here</a> at some length by our coffee editor.</p>`,
+      );
+      const own = evaluate(`<article><div>${prose.join('')}</div></article>`, COFFEE);
+      expect(own.mainText).toContain('described here at some length');
+      // A list that holds most of the page's text is what the page says (a news round-up).
+      const roundUp = evaluate(`<article><p>Good morning.</p><ol>${[1, 2, 3, 4].map(card).join('')}</ol></article>`, COFFEE);
+      expect(roundUp.mainText).toContain('short summary of coffee story 3');
+    });
+
     it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {
       const text = evaluate(
         `<div class="main-content has-section-nav"><p>${'Coffee brewing notes. '.repeat(3)}</p></div><div>${ARTICLE}${GARDEN}${GARDEN}</div>`,

@@ -155,6 +155,8 @@ const F_H1 = 64;
 const F_LD = 128;
 /** A boilerplate zone whose names match both word lists: boilerplate only if its content is mostly links. */
 const F_MIXED = 256;
+/** A block element, followed as a possible item or list of items (see readText's frames). */
+const F_FRAME = 512;
 
 /** Weight of boilerplate text (navigation, banners, link lists) in the page score when the topic does not set one. */
 export const DEFAULT_BOILERPLATE_WEIGHT = 0.2;
@@ -203,6 +205,17 @@ const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', '
  * wrapper named "nav-below-header" or "cookies-not-set" says how the page is laid out, not what the text is).
  */
 const WRAPPER_SHARE = 0.5;
+/**
+ * A list of teasers (related stories, cards, "you may like"): an element of TEASER_TAGS with at least TEASER_ITEMS
+ * children that hold text, at least TEASER_LED of them opening with a link (a headline or a picture that links to the
+ * story), at least TEASER_LINK_SHARE of its tokens in links, and no child of more than TEASER_ITEM_TOKENS tokens
+ * (summaries, not the parts of an article).
+ */
+const TEASER_TAGS = new Set(['ul', 'ol', 'div', 'section']);
+const TEASER_ITEMS = 3;
+const TEASER_LED = 0.75;
+const TEASER_LINK_SHARE = 0.15;
+const TEASER_ITEM_TOKENS = 80;
 /** Blocks a wrapper holds at least. */
 const WRAPPER_BLOCKS = 4;
 
@@ -584,6 +597,18 @@ function readText(
   const runZone: number[] = [];
   const runInMain: boolean[] = [];
   let sectionDepth = 0;
+  // Block elements open now (frames): first token, link tokens before it, children with text, how many of those
+  // open with a link, whether it opens with a link, whether it may be a list of teasers. Lists of teasers found: token
+  // ranges.
+  const frameStart: number[] = [];
+  const frameLinkStart: number[] = [];
+  const frameChildren: number[] = [];
+  const frameLed: number[] = [];
+  const frameLargest: number[] = [];
+  const frameIsLed: boolean[] = [];
+  const frameList: boolean[] = [];
+  const teaserStart: number[] = [];
+  const teaserEnd: number[] = [];
 
   const flags: number[] = [];
   let skipDepth = 0;
@@ -627,6 +652,32 @@ function readText(
       blockToken.push(tokens.length);
       blockLinkTokens.push(0);
       runOpen = false;
+    }
+  };
+  const closeFrame = () => {
+    const start = frameStart.pop()!;
+    const links = linkTokens - frameLinkStart.pop()!;
+    const children = frameChildren.pop()!;
+    const led = frameLed.pop()!;
+    const largest = frameLargest.pop()!;
+    const isLed = frameIsLed.pop()!;
+    const list = frameList.pop()!;
+    const inside = tokens.length - start;
+    if (
+      list &&
+      children >= TEASER_ITEMS &&
+      led >= TEASER_LED * children &&
+      links >= TEASER_LINK_SHARE * inside &&
+      largest <= TEASER_ITEM_TOKENS
+    ) {
+      teaserStart.push(start);
+      teaserEnd.push(tokens.length);
+    }
+    const parent = frameStart.length - 1;
+    if (parent >= 0 && inside > 0) {
+      frameChildren[parent]++;
+      if (inside > frameLargest[parent]) frameLargest[parent] = inside;
+      if (isLed) frameLed[parent]++;
     }
   };
   const endLink = () => {
@@ -726,6 +777,10 @@ function readText(
               };
               if (name === 'area' && attribs.alt) addAnchorText(link, attribs.alt);
               if (rawLinks.length < rawCap && skipDepth === 0) rawLinks.push(link);
+              // Every block that has no text yet opens with this link.
+              for (let i = frameStart.length - 1; i >= 0 && frameStart[i] === tokens.length && !frameIsLed[i]; i--) {
+                frameIsLed[i] = true;
+              }
               if (name === 'a') {
                 current = link;
                 linkCredited = link.tokStart;
@@ -737,9 +792,18 @@ function readText(
             if (current && skipDepth === 0 && attribs.alt) addAnchorText(current, ` ${attribs.alt} `);
             break;
         }
+        if (!INLINE_TAGS.has(name)) {
+          boundary();
+          f |= F_FRAME;
+          frameStart.push(tokens.length);
+          frameLinkStart.push(linkTokens);
+          frameChildren.push(0);
+          frameLed.push(0);
+          frameLargest.push(0);
+          frameIsLed.push(false);
+          frameList.push(TEASER_TAGS.has(name));
+        } else if (zone !== 0) runOpen = false;
         flags.push(f);
-        if (!INLINE_TAGS.has(name)) boundary();
-        else if (zone !== 0) runOpen = false;
       },
       ontext(text) {
         if (ldDepth > 0 && ldChars < MAX_LD_CHARS) {
@@ -807,6 +871,7 @@ function readText(
         if (f & F_LINK && current && current.depth === flags.length + 1) endLink();
         if (!INLINE_TAGS.has(name)) boundary();
         else if (f & (F_BOILER | F_MAIN)) runOpen = false;
+        if (f & F_FRAME) closeFrame();
       },
     },
     { decodeEntities: true },
@@ -821,6 +886,7 @@ function readText(
     runInMain,
     runKind,
   );
+  markTeasers(tokens.length, teaserStart, teaserEnd, runToken, runKind);
 
   // One string: kept with the reading, the parser's chunks (substrings of the page) would hold the whole page and an
   // object per chunk.
@@ -916,6 +982,47 @@ function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInM
     const z = runZone[r];
     if (runKind[r] === KIND_BOILER && z >= 0 && standing[z] === 0) runKind[r] = runInMain[r] ? KIND_MAIN : KIND_NEUTRAL;
   }
+}
+
+/**
+ * Makes the runs inside lists of teasers boilerplate, except in a list that holds most of the page's text outside
+ * boilerplate (a front page of stories, a news round-up: the list is what the page says). Lists are found as they
+ * close, inner ones first: sorted by start here.
+ */
+function markTeasers(tokenCount: number, start: number[], end: number[], runToken: number[], runKind: number[]): void {
+  if (start.length === 0) return;
+  // Tokens outside boilerplate, before and up to each run (prefix sums over runs).
+  const n = runToken.length;
+  const before = new Float64Array(n + 1);
+  for (let r = 0; r < n; r++) {
+    const len = (r + 1 < n ? runToken[r + 1] : tokenCount) - runToken[r];
+    before[r + 1] = before[r] + (runKind[r] === KIND_BOILER ? 0 : len);
+  }
+  // Tokens outside boilerplate in [from, to): whole runs that start there (a list starts and ends at a block).
+  const textIn = (from: number, to: number) => before[lowerBound(runToken, to)] - before[lowerBound(runToken, from)];
+  const order: number[] = [];
+  for (let i = 0; i < start.length; i++) if (textIn(start[i], end[i]) <= WRAPPER_SHARE * before[n]) order.push(i);
+  if (order.length === 0) return;
+  order.sort((a, b) => start[a] - start[b]);
+  let k = 0;
+  let reach = -1;
+  for (let r = 0; r < runToken.length; r++) {
+    const t = runToken[r];
+    while (k < order.length && start[order[k]] <= t) reach = Math.max(reach, end[order[k++]]);
+    if (t < reach) runKind[r] = KIND_BOILER;
+  }
+}
+
+/** The first index of the sorted `xs` whose value is at least `x`. */
+function lowerBound(xs: number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
