@@ -175,6 +175,80 @@ describe('main content over boilerplate', () => {
       expect(r.mainText).not.toContain('Staff Reporter');
     });
 
+    it('hidden text (inline display:none, visibility:hidden, aria-hidden) is not main text, its links are kept', () => {
+      for (const hidden of [
+        '<div style="display:none;"><p>Hidden copy of the coffee story</p><a href="/copy">copy</a></div>',
+        '<div style="color: red; visibility: hidden"><p>Hidden copy of the coffee story</p><a href="/copy">copy</a></div>',
+        '<section aria-hidden="true"><p>Hidden copy of the coffee story</p><a href="/copy">copy</a></section>',
+      ]) {
+        const r = evaluate(`<div>${ARTICLE}${GARDEN}</div>${hidden}`, COFFEE);
+        expect(r.mainText, hidden).toContain('Grind the beans');
+        expect(r.mainText, hidden).not.toContain('Hidden copy');
+        expect(
+          r.links.map((l) => l.url),
+          hidden,
+        ).toContain('https://example.com/copy');
+      }
+      // A page hidden as a whole until a script shows it is still read (its wrapper is not boilerplate).
+      const wrapped = evaluate(`<div style="display: none">${ARTICLE}${GARDEN}${GARDEN}</div>`, COFFEE);
+      expect(wrapped.mainText).toContain('Grind the beans');
+    });
+
+    it('sharing, newsletter, byline, tag, caption and advertising boxes are not main text', () => {
+      for (const box of [
+        '<div class="share-buttons"><p>Share this coffee story</p></div>',
+        '<div class="newsletter-signup"><p>Get our coffee newsletter</p></div>',
+        '<div class="byline"><p>By Jane Roaster, coffee editor</p></div>',
+        '<ul class="post-tags"><li>coffee</li><li>brewing</li></ul>',
+        '<p class="image-caption">A coffee cup on a table</p>',
+        '<div class="ad ad--in-article"><p>Advertisement</p></div>',
+        '<section class="most-popular"><p>The coffee story everyone reads</p></section>',
+      ]) {
+        const r = evaluate(`<article>${ARTICLE}${box}${GARDEN}</article>`, COFFEE);
+        expect(r.mainText, box).toContain('Grind the beans');
+        expect(r.mainText, box).not.toMatch(/Share this|newsletter|Jane Roaster|coffee cup|Advertisement|everyone reads/);
+      }
+    });
+
+    it('a figure caption is not main text', () => {
+      const r = evaluate(
+        `<article>${ARTICLE}<figure><img src="/c.jpg"><figcaption>A coffee cup, photo by Jo</figcaption></figure></article>`,
+        COFFEE,
+      );
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.mainText).not.toContain('photo by Jo');
+    });
+
+    it('the headline (the first <h1>, when it repeats the title) is not main text; another <h1> is', () => {
+      const titled = evaluate(`<title>Brewing coffee at home | The Coffee Site</title><article>${ARTICLE}</article>`, COFFEE);
+      expect(titled.mainText).toContain('Grind the beans');
+      expect(titled.mainText).not.toContain('Brewing coffee at home');
+      expect(titled.h1).toBe('Brewing coffee at home');
+      const other = evaluate(`<title>The Coffee Site</title><article>${ARTICLE}</article>`, COFFEE);
+      expect(other.mainText).toContain('Brewing coffee at home');
+      // A page that is nothing but its headline keeps it.
+      const only = evaluate('<title>Brewing coffee</title><h1>Brewing coffee</h1>', COFFEE);
+      expect(only.mainText).toBe('Brewing coffee');
+    });
+
+    it('a list of teasers (items that open with a link, short summaries that are not links) is not main text', () => {
+      const card = (i: number) =>
+        `<li><a href="/story/${i}">Coffee story ${i}</a><span>A short summary of coffee story ${i}, told in a few words.</span></li>`;
+      const r = evaluate(`<article>${ARTICLE}${GARDEN}${GARDEN}<ul>${[1, 2, 3, 4].map(card).join('')}</ul></article>`, COFFEE);
+      expect(r.mainText).toContain('Grind the beans');
+      expect(r.mainText).not.toContain('Coffee story');
+      expect(r.mainText).not.toContain('short summary');
+      // Paragraphs of an article whose sentences hold links are not teasers.
+      const prose = [1, 2, 3, 4].map(
+        (i) => `<p>Roast ${i} is <a href="/r/${i}">described here</a> at some length by our coffee editor.</p>`,
+      );
+      const own = evaluate(`<article><div>${prose.join('')}</div></article>`, COFFEE);
+      expect(own.mainText).toContain('described here at some length');
+      // A list that holds most of the page's text is what the page says (a news round-up).
+      const roundUp = evaluate(`<article><p>Good morning.</p><ol>${[1, 2, 3, 4].map(card).join('')}</ol></article>`, COFFEE);
+      expect(roundUp.mainText).toContain('short summary of coffee story 3');
+    });
+
     it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {
       const text = evaluate(
         `<div class="main-content has-section-nav"><p>${'Coffee brewing notes. '.repeat(3)}</p></div><div>${ARTICLE}${GARDEN}${GARDEN}</div>`,

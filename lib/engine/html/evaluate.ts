@@ -156,6 +156,8 @@ const F_H1 = 64;
 const F_LD = 128;
 /** A boilerplate zone whose names match both word lists: boilerplate only if its content is mostly links. */
 const F_MIXED = 256;
+/** A block element, followed as a possible item or list of items (see readText's frames). */
+const F_FRAME = 512;
 
 /** Weight of boilerplate text (navigation, banners, link lists) in the page score when the topic does not set one. */
 export const DEFAULT_BOILERPLATE_WEIGHT = 0.2;
@@ -184,10 +186,19 @@ const BOILER_ROLES = new Set([
  */
 const BOILER_NAMES =
   /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr)(?=$|[\s_-])/i;
+/**
+ * class / id words of what stands beside an article without being it: sharing and follow buttons, newsletter and
+ * subscription boxes, bylines and author boxes, tag lists, captions, advertising and sponsored widgets, lists of
+ * popular, trending or recommended stories.
+ */
+const ASIDE_NAMES =
+  /(?:^|[\s_-])(?:share|sharing|social|newsletter|subscribe|subscription|signup|byline|author|tags|caption|ad|ads|advert|advertisement|sponsored|promo|outbrain|taboola|popular|trending|recommended|recommendations)(?=$|[\s_-])/i;
 /** class / id names of comment threads and their reply forms (WordPress, Disqus and the like): not the page's own text. */
 const COMMENT_NAMES = /(?:^|[\s_-])(?:comments?|commentlist|comment-?body|comment-?list|disqus_thread|respond)(?=$|[\s_])/i;
 /** class / id names of a page's main region. */
 const MAIN_NAMES = /(?:^|\s)(?:main|content|main-?content|doc-?content|article-?body|entry-content|post-content)(?=$|\s)/i;
+/** An inline style that hides the element. */
+const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 /** Elements whose class and id are read for the names above (text-level elements are not). */
 const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'span', 'p', 'dl', 'li', 'article']);
 /**
@@ -195,6 +206,17 @@ const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', '
  * wrapper named "nav-below-header" or "cookies-not-set" says how the page is laid out, not what the text is).
  */
 const WRAPPER_SHARE = 0.5;
+/**
+ * A list of teasers (related stories, cards, "you may like"): an element of TEASER_TAGS with at least TEASER_ITEMS
+ * children that hold text, at least TEASER_LED of them opening with a link (a headline or a picture that links to the
+ * story), at least TEASER_LINK_SHARE of its tokens in links, and no child of more than TEASER_ITEM_TOKENS tokens
+ * (summaries, not the parts of an article).
+ */
+const TEASER_TAGS = new Set(['ul', 'ol', 'div', 'section']);
+const TEASER_ITEMS = 3;
+const TEASER_LED = 0.75;
+const TEASER_LINK_SHARE = 0.15;
+const TEASER_ITEM_TOKENS = 80;
 /** Blocks a wrapper holds at least. */
 const WRAPPER_BLOCKS = 4;
 
@@ -205,6 +227,9 @@ const WRAPPER_BLOCKS = 4;
  * <header> or <footer> is the section's own.
  */
 function zoneOf(name: string, attribs: Record<string, string>, inSection: boolean): number {
+  // Hidden until a script shows it (a dropdown, a copy of the article for structured data): its links are kept, its
+  // text is not what a reader sees. A hidden wrapper of the whole page is settled as a wrapper (settleZones).
+  if (attribs['aria-hidden'] === 'true' || (attribs.style !== undefined && HIDDEN_STYLE.test(attribs.style))) return F_BOILER;
   if (
     (name === 'article' || name === 'li' || name === 'div' || name === 'section' || name === 'ol' || name === 'ul') &&
     (attribs.class !== undefined || attribs.id !== undefined)
@@ -214,6 +239,7 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   switch (name) {
     case 'nav':
     case 'aside':
+    case 'figcaption':
       return F_BOILER;
     case 'header':
     case 'footer':
@@ -233,7 +259,7 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   const id = attribs.id;
   if (cls === undefined && id === undefined) return 0;
   const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
-  if (BOILER_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
+  if (BOILER_NAMES.test(names) || ASIDE_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
   if (MAIN_NAMES.test(names)) return F_MAIN;
   return 0;
 }
@@ -572,6 +598,18 @@ function readText(
   const runZone: number[] = [];
   const runInMain: boolean[] = [];
   let sectionDepth = 0;
+  // Block elements open now (frames): first token, link tokens before it, children with text, how many of those
+  // open with a link, whether it opens with a link, whether it may be a list of teasers. Lists of teasers found: token
+  // ranges.
+  const frameStart: number[] = [];
+  const frameLinkStart: number[] = [];
+  const frameChildren: number[] = [];
+  const frameLed: number[] = [];
+  const frameLargest: number[] = [];
+  const frameIsLed: boolean[] = [];
+  const frameList: boolean[] = [];
+  const teaserStart: number[] = [];
+  const teaserEnd: number[] = [];
 
   const flags: number[] = [];
   let skipDepth = 0;
@@ -590,6 +628,9 @@ function readText(
   let h1Depth = 0;
   let h1Done = false;
   const h1Parts: string[] = [];
+  // The runs of the first <h1> with text: [h1FirstRun, h1EndRun).
+  let h1FirstRun = -1;
+  let h1EndRun = -1;
   let ldDepth = 0;
   const ldParts: string[] = [];
   let ldChars = 0;
@@ -612,6 +653,32 @@ function readText(
       blockToken.push(tokens.length);
       blockLinkTokens.push(0);
       runOpen = false;
+    }
+  };
+  const closeFrame = () => {
+    const start = frameStart.pop()!;
+    const links = linkTokens - frameLinkStart.pop()!;
+    const children = frameChildren.pop()!;
+    const led = frameLed.pop()!;
+    const largest = frameLargest.pop()!;
+    const isLed = frameIsLed.pop()!;
+    const list = frameList.pop()!;
+    const inside = tokens.length - start;
+    if (
+      list &&
+      children >= TEASER_ITEMS &&
+      led >= TEASER_LED * children &&
+      links >= TEASER_LINK_SHARE * inside &&
+      largest <= TEASER_ITEM_TOKENS
+    ) {
+      teaserStart.push(start);
+      teaserEnd.push(tokens.length);
+    }
+    const parent = frameStart.length - 1;
+    if (parent >= 0 && inside > 0) {
+      frameChildren[parent]++;
+      if (inside > frameLargest[parent]) frameLargest[parent] = inside;
+      if (isLed) frameLed[parent]++;
     }
   };
   const endLink = () => {
@@ -711,6 +778,10 @@ function readText(
               };
               if (name === 'area' && attribs.alt) addAnchorText(link, attribs.alt);
               if (rawLinks.length < rawCap && skipDepth === 0) rawLinks.push(link);
+              // Every block that has no text yet opens with this link.
+              for (let i = frameStart.length - 1; i >= 0 && frameStart[i] === tokens.length && !frameIsLed[i]; i--) {
+                frameIsLed[i] = true;
+              }
               if (name === 'a') {
                 current = link;
                 linkCredited = link.tokStart;
@@ -722,9 +793,18 @@ function readText(
             if (current && skipDepth === 0 && attribs.alt) addAnchorText(current, ` ${attribs.alt} `);
             break;
         }
+        if (!INLINE_TAGS.has(name)) {
+          boundary();
+          f |= F_FRAME;
+          frameStart.push(tokens.length);
+          frameLinkStart.push(linkTokens);
+          frameChildren.push(0);
+          frameLed.push(0);
+          frameLargest.push(0);
+          frameIsLed.push(false);
+          frameList.push(TEASER_TAGS.has(name));
+        } else if (zone !== 0) runOpen = false;
         flags.push(f);
-        if (!INLINE_TAGS.has(name)) boundary();
-        else if (zone !== 0) runOpen = false;
       },
       ontext(text) {
         if (ldDepth > 0 && ldChars < MAX_LD_CHARS) {
@@ -746,6 +826,10 @@ function readText(
           runZone.push(openZones.length ? openZones[openZones.length - 1] : -1);
           runInMain.push(mainDepth > 0);
           runBlock.push(block);
+          if (h1Depth > 0) {
+            if (h1FirstRun < 0) h1FirstRun = runKind.length - 1;
+            h1EndRun = runKind.length;
+          }
         }
         // The whole page is written at once, so raw text sits at [rawStart, rawEnd) of `html` (checked by length).
         if (parser.rawStart >= 0 && parser.rawEnd - parser.rawStart === text.length) {
@@ -769,6 +853,7 @@ function readText(
         if (f & F_H1) {
           h1Depth--;
           h1Done = h1Parts.join('').trim() !== '';
+          if (!h1Done) h1FirstRun = h1EndRun = -1;
         }
         if (f & F_LD) {
           ldDepth--;
@@ -787,6 +872,7 @@ function readText(
         if (f & F_LINK && current && current.depth === flags.length + 1) endLink();
         if (!INLINE_TAGS.has(name)) boundary();
         else if (f & (F_BOILER | F_MAIN)) runOpen = false;
+        if (f & F_FRAME) closeFrame();
       },
     },
     { decodeEntities: true },
@@ -801,6 +887,7 @@ function readText(
     runInMain,
     runKind,
   );
+  markTeasers(tokens.length, teaserStart, teaserEnd, runToken, runKind);
 
   // One string: kept with the reading, the parser's chunks (substrings of the page) would hold the whole page and an
   // object per chunk.
@@ -841,8 +928,25 @@ function readText(
   if (meta.ogTitle) pass.ogTitle = own(meta.ogTitle);
   const h1 = collapse(h1Parts.join('')).slice(0, MAX_TITLE_CHARS);
   if (h1) pass.h1 = own(h1);
+  if (h1 && h1FirstRun >= 0 && isHeadline(h1, title, meta.ogTitle)) pass.headline = [h1FirstRun, h1EndRun];
   return pass;
 }
+
+/**
+ * Whether a page's first <h1> is its headline, the title again: most of its words are in the <title> or og:title.
+ * The article's body, as a reader (or schema.org's articleBody) takes it, starts below it.
+ */
+function isHeadline(h1: string, title: string, ogTitle: string | undefined): boolean {
+  const words = h1.toLowerCase().match(WORD) ?? [];
+  if (words.length === 0) return false;
+  const titled = new Set(`${title} ${ogTitle ?? ''}`.toLowerCase().match(WORD) ?? []);
+  let found = 0;
+  for (const w of words) if (titled.has(w)) found++;
+  return found >= HEADLINE_SHARE * words.length;
+}
+const WORD = /[\p{L}\p{N}]+/gu;
+/** Share of the <h1>'s words found in the title for it to be the headline. */
+const HEADLINE_SHARE = 0.75;
 
 /** Boilerplate zones found in a pass (see readText). */
 interface Zones {
@@ -882,6 +986,47 @@ function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInM
 }
 
 /**
+ * Makes the runs inside lists of teasers boilerplate, except in a list that holds most of the page's text outside
+ * boilerplate (a front page of stories, a news round-up: the list is what the page says). Lists are found as they
+ * close, inner ones first: sorted by start here.
+ */
+function markTeasers(tokenCount: number, start: number[], end: number[], runToken: number[], runKind: number[]): void {
+  if (start.length === 0) return;
+  // Tokens outside boilerplate, before and up to each run (prefix sums over runs).
+  const n = runToken.length;
+  const before = new Float64Array(n + 1);
+  for (let r = 0; r < n; r++) {
+    const len = (r + 1 < n ? runToken[r + 1] : tokenCount) - runToken[r];
+    before[r + 1] = before[r] + (runKind[r] === KIND_BOILER ? 0 : len);
+  }
+  // Tokens outside boilerplate in [from, to): whole runs that start there (a list starts and ends at a block).
+  const textIn = (from: number, to: number) => before[lowerBound(runToken, to)] - before[lowerBound(runToken, from)];
+  const order: number[] = [];
+  for (let i = 0; i < start.length; i++) if (textIn(start[i], end[i]) <= WRAPPER_SHARE * before[n]) order.push(i);
+  if (order.length === 0) return;
+  order.sort((a, b) => start[a] - start[b]);
+  let k = 0;
+  let reach = -1;
+  for (let r = 0; r < runToken.length; r++) {
+    const t = runToken[r];
+    while (k < order.length && start[order[k]] <= t) reach = Math.max(reach, end[order[k++]]);
+    if (t < reach) runKind[r] = KIND_BOILER;
+  }
+}
+
+/** The first index of the sorted `xs` whose value is at least `x`. */
+function lowerBound(xs: number[], x: number): number {
+  let lo = 0;
+  let hi = xs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (xs[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
  * Runs of text (first token, offset in the visible text, kind, block) and blocks (first token, tokens in links), as
  * typed arrays: a reading is kept for many topics, and the collector walks every slot of a plain array.
  */
@@ -895,6 +1040,8 @@ interface Blocks {
   token: Int32Array;
   linkTokens: Int32Array;
 }
+
+const NO_HEADLINE = [-1, -1] as const;
 
 /** The links of a pass that found none (a PackedLinks never changes: each evaluation unpacks its own). */
 const EMPTY_LINKS = new PackedLinks([]);
@@ -914,6 +1061,8 @@ class TextPass {
   modified?: string;
   ogTitle?: string;
   h1?: string;
+  /** The runs of the headline (the first <h1>, when it repeats the title): not part of the main text. */
+  headline: readonly [number, number] = NO_HEADLINE;
   private readonly byWeight = new Map<number, Weighted>();
 
   constructor(
@@ -1006,7 +1155,7 @@ class Weighted {
   }
 
   mainText(): string {
-    this.main ??= mainTextOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight);
+    this.main ??= mainTextOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight, this.pass.headline);
     return this.main;
   }
 
@@ -1022,14 +1171,15 @@ class Weighted {
    */
   wholeMainText(): string {
     const p = this.pass;
-    return collapse(heaviestText(p.text, p.runs.text, p.runs.kind, this.runs.weight, Number.POSITIVE_INFINITY));
+    return collapse(heaviestText(p.text, p.runs.text, p.runs.kind, this.runs.weight, Number.POSITIVE_INFINITY, p.headline));
   }
 
   /** The language detected from the heaviest text (none when most words are stop words of the language read in). */
   detected(): string | undefined {
     if (this.language === null) {
       const p = this.pass;
-      const sample = p.stopShare < OWN_STOP_SHARE ? detectionSample(p.text, p.runs.text, p.runs.kind, this.runs.weight) : '';
+      const sample =
+        p.stopShare < OWN_STOP_SHARE ? detectionSample(p.text, p.runs.text, p.runs.kind, this.runs.weight, p.headline) : '';
       this.language = detectLanguage(sample);
     }
     return this.language;
@@ -1037,35 +1187,56 @@ class Weighted {
 }
 
 /** Up to DETECT_CHARS characters of the page's heaviest text, raw, for the language detector. */
-function detectionSample(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
-  return heaviestText(text, runText, runKind, weight, DETECT_CHARS);
+function detectionSample(
+  text: TextView,
+  runText: ArrayLike<number>,
+  runKind: ArrayLike<number>,
+  weight: Float64Array,
+  headline: readonly [number, number],
+): string {
+  return heaviestText(text, runText, runKind, weight, DETECT_CHARS, headline);
 }
 
 /**
  * The page's main text for the library's full-text index: its heaviest text (as the snippet and the detector read it),
  * whitespace collapsed, cut at a word within MAIN_TEXT_CHARS.
  */
-function mainTextOf(text: TextView, runText: ArrayLike<number>, runKind: ArrayLike<number>, weight: Float64Array): string {
+function mainTextOf(
+  text: TextView,
+  runText: ArrayLike<number>,
+  runKind: ArrayLike<number>,
+  weight: Float64Array,
+  headline: readonly [number, number],
+): string {
   // Raw text holds runs of whitespace: read twice the cap, then cut what is left after collapsing.
-  const s = collapse(heaviestText(text, runText, runKind, weight, MAIN_TEXT_CHARS * 2));
+  const s = collapse(heaviestText(text, runText, runKind, weight, MAIN_TEXT_CHARS * 2, headline));
   if (s.length <= MAIN_TEXT_CHARS) return s;
   const space = s.lastIndexOf(' ', MAIN_TEXT_CHARS);
   return s.slice(0, space > MAIN_TEXT_CHARS / 2 ? space : MAIN_TEXT_CHARS);
 }
 
-/** Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order. */
+/**
+ * Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order,
+ * the headline's runs left out unless nothing else is left.
+ */
 function heaviestText(
   text: TextView,
   runText: ArrayLike<number>,
   runKind: ArrayLike<number>,
   weight: Float64Array,
   max: number,
+  headline: readonly [number, number],
 ): string {
   let top = -1;
+  let [skipFrom, skipTo] = headline;
   for (let r = 0; r < weight.length; r++) if (runKind[r] !== KIND_BOILER && weight[r] > top) top = weight[r];
+  let other = false;
+  for (let r = 0; r < weight.length && !other; r++)
+    other = (r < skipFrom || r >= skipTo) && runKind[r] !== KIND_BOILER && weight[r] === top;
+  if (!other) skipFrom = skipTo = -1;
   let out = '';
   for (let r = 0; r < weight.length && out.length < max; r++) {
-    if (runKind[r] === KIND_BOILER || weight[r] !== top) continue;
+    if (runKind[r] === KIND_BOILER || weight[r] !== top || (r >= skipFrom && r < skipTo)) continue;
     const end = r + 1 < runText.length ? runText[r + 1] : text.length;
     out += text.slice(runText[r], Math.min(end, runText[r] + max - out.length));
     out += ' ';
