@@ -121,6 +121,18 @@ describe('main content over boilerplate', () => {
     expect(r.mainText).toBe('Brewing coffee Grind the beans fresh. Water at 93 degrees.');
   });
 
+  it('form controls are not the text (a category picker, a sign-in form), but a form wrapping the page is read', () => {
+    const article = '<p>Brewing coffee at home starts with fresh beans, a burr grinder and water just off the boil.</p>';
+    const controls = `<form action="/login"><label>E-mail</label><input name="m"><button>Sign in to the coffee club</button></form>
+      <select><option>Coffee news</option><option>Coffee gear reviews</option></select>`;
+    const page = evaluate(`<main>${article}${controls}</main>`, COFFEE);
+    expect(page.mainText).toContain('burr grinder');
+    expect(page.mainText).not.toMatch(/Sign in|Coffee news|gear reviews/);
+    // ASP.NET wraps every page in one <form>: that form is the page, not a control.
+    const wrapped = evaluate(`<form id="aspnetForm" method="post"><main>${article.repeat(4)}</main></form>`, COFFEE);
+    expect(wrapped.mainText).toContain('burr grinder');
+  });
+
   it('the main text is cut at a word within its limit', () => {
     const long = Array.from({ length: 2000 }, (_, i) => `word${i}`).join(' ');
     const r = evaluate(`<main><p>${long}</p></main>`, COFFEE);

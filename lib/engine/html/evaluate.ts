@@ -240,6 +240,11 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
     case 'nav':
     case 'aside':
     case 'figcaption':
+    // Form controls and their forms (a category picker, a sign-in box): a form wrapping the page is settled as a
+    // wrapper (settleZones).
+    case 'select':
+    case 'button':
+    case 'form':
       return F_BOILER;
     case 'header':
     case 'footer':
