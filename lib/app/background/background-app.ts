@@ -203,6 +203,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     onCount: parts.onWatchCount,
     onNotice: parts.onWatchNotice,
     say: parts.watchSay ?? ((key, ...subs) => [key, ...subs].join(' ')),
+    onPagesDropped: (id, pages) => library.removePages(id, pages),
     onError,
   });
 

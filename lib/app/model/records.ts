@@ -179,6 +179,8 @@ export interface CrawlStore {
   /** Pages of a crawl, best score first (ties by URL, descending). */
   getPages(crawlId: string, window?: ListWindow): Promise<PageResult[]>;
   countPages(crawlId: string): Promise<number>;
+  /** Deletes the crawl's pages with these URLs (a watch kept under its cap); URLs it does not hold are ignored. */
+  deletePages(crawlId: string, urls: string[]): Promise<void>;
   addSkips(crawlId: string, skips: SkipRecord[]): Promise<void>;
   /** Skipped URLs of a crawl, oldest first (ties by URL). */
   getSkips(crawlId: string, window?: ListWindow): Promise<SkipRecord[]>;
