@@ -16,6 +16,7 @@ import type { CrawlRecord, CrawlStore } from '../../lib/app/model/records';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { FetchOutcome, PageFetcher } from '../../lib/engine/types';
+import { plainRecord } from './record-fixture';
 
 const EXT = 'ext-id';
 const OWN = 'chrome-extension://ext-id/';
@@ -272,6 +273,32 @@ describe('background app', () => {
     expect(app.hub.size).toBe(0);
     expect(foreign.received).toEqual([]);
     expect(other.received).toEqual([]);
+  });
+
+  it('keeps the watch alarm exactly while some crawl is watched: made at start-up, gone after "Delete all data"', async () => {
+    const store = createMemoryStore();
+    await store.putCrawl(plainRecord({ id: 'plain' }));
+    await store.putCrawl(plainRecord({ id: 'watched', watch: { schedule: 'daily', createdAt: 1, nextDueAt: 1e15 } }));
+    let alarm = false;
+    const log: string[] = [];
+    const app = createBackgroundApp(
+      parts(store, {
+        watchAlarm: async (on) => {
+          alarm = on;
+          log.push(on ? 'on' : 'off');
+        },
+        clearStorage: async () => void log.push('storage cleared'),
+      }),
+    );
+    await app.ready;
+    await until(() => alarm, 'the alarm at start-up');
+    await app.onMessage({ type: 'forager/unwatch', id: 'watched' }, own);
+    await until(() => !alarm, 'the alarm gone with the last watch');
+    await app.onMessage({ type: 'forager/watch', id: 'plain', schedule: 'weekly' }, own);
+    await until(() => alarm, 'the alarm back with a watch');
+    expect(await app.onMessage({ type: 'forager/deleteAll' }, own)).toEqual({ ok: true, value: true });
+    await until(() => !alarm, 'the alarm gone after deleting all');
+    expect(log.slice(-2).sort()).toEqual(['off', 'storage cleared']);
   });
 
   it('keeps failure notes in another storage area, under one key', async () => {

@@ -111,6 +111,11 @@ export interface BackgroundParts {
   conditions?: () => Promise<DeviceConditions>;
   onWatchCount?(count: number): void;
   onWatchNotice?(notice: WatchNotice): void;
+  /**
+   * Sets the watches' ticking alarm on or off: on while some crawl is watched, off when none is (after "Delete all
+   * data", the last unwatch or delete), so no alarm outlives the watches.
+   */
+  watchAlarm?(on: boolean): Promise<void>;
   now?: () => number;
   onError?(error: unknown): void;
 }
@@ -161,6 +166,29 @@ export function storedFailureNotes(area: KeyValueArea, key = 'forager.failures')
   };
 }
 
+/**
+ * `task` run now, or once more after the run in progress when called meanwhile (however many calls came): the last
+ * call is always followed by a whole run. Errors go to `onError`.
+ */
+function coalesced(task: () => Promise<void>, onError: (error: unknown) => void): () => void {
+  let running = false;
+  let again = false;
+  const go = (): void => {
+    running = true;
+    again = false;
+    task()
+      .catch(onError)
+      .finally(() => {
+        running = false;
+        if (again) go();
+      });
+  };
+  return () => {
+    if (running) again = true;
+    else go();
+  };
+}
+
 /** Puts the background together and starts recovery. */
 export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const onError = parts.onError ?? ((error: unknown) => console.error('[forager]', error));
@@ -168,6 +196,11 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const keepAlive = new KeepAlive(parts.keepAlive);
   const library = new Library({ store: parts.store, onError });
   const retention = parts.retention ?? memoryRetention();
+  const syncWatchAlarm = coalesced(async () => {
+    if (!parts.watchAlarm) return;
+    const watched = (await parts.store.listCrawls()).some((c) => c.watch !== undefined);
+    await parts.watchAlarm(watched);
+  }, onError);
   const runner: CrawlRunner = new CrawlRunner({
     store: parts.store,
     planRun: (record) => watcher.planRun(record),
@@ -179,7 +212,10 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     makeFetcher: parts.makeFetcher,
     failures: parts.failures,
     onUpdate: (id, record, pages) => hub.update(id, record, pages),
-    onCrawlsChanged: () => hub.crawlsChanged(),
+    onCrawlsChanged: () => {
+      hub.crawlsChanged();
+      syncWatchAlarm();
+    },
     onPagesStored: (id, pages) => void library.add(id, pages).catch(onError),
     onCrawlRemoved: (id) => library.remove(id),
     onBusy: (busy) => {
@@ -213,6 +249,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const ready = (async () => {
     const kind = await startKind(parts.session, () => started);
     await runner.recover(kind);
+    syncWatchAlarm();
     void watcher
       .tick(kind === 'browser-start')
       .then(() => watcher.count())
