@@ -118,7 +118,9 @@ export default defineBackground(() => {
   browser.runtime.onConnect.addListener((port) => app.onConnect(port));
   installContextMenu();
 
-  // For end-to-end tests and debugging from the worker's console.
+  // For end-to-end tests (test/e2e/driver.ts): only in the e2e build (FORAGER_E2E=1), which grants site access up
+  // front and is never what a user loads; the store build leaves this out whole (wxt.config.ts defines the constant).
+  if (!__FORAGER_TEST_HANDLE__) return;
   const { runner, hub, handle, ready, watcher } = app;
   Object.assign(globalThis, {
     forager: {
