@@ -1,7 +1,15 @@
 /** The crawl's headline, progress and Pause / Resume / Stop. */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type CrawlRecord, type CrawlSnapshot, oneLine, type ResultCounts, timeLeft } from '../../lib/app';
+import {
+  type CrawlRecord,
+  type CrawlSnapshot,
+  formatClockTime,
+  displayLocation,
+  oneLine,
+  type ResultCounts,
+  timeLeft,
+} from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
 import { formatElapsed, request, requestSiteAccess } from './api';
 import { t, tn } from './i18n';
@@ -93,6 +101,11 @@ export function CrawlPanel({
         {/* Scaled, not resized: no layout when it moves. */}
         <span style={{ transform: `scaleX(${pct / 100})` }} />
       </div>
+      {running && s.waiting && (
+        <p class="message" role="status" data-testid="crawl-waiting" data-until={s.waiting.until}>
+          {t('waitingForSite', displayLocation(s.waiting.site).site, formatClockTime(s.waiting.until))}
+        </p>
+      )}
       {record.status === 'error' && record.error && (
         <p class="message error" role="alert" data-testid="crawl-error">
           {record.error}

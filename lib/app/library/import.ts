@@ -68,6 +68,7 @@ const StatsSchema = v.object({
   linksRefused: v.optional(count),
   notModified: v.optional(count),
   retried: v.optional(count),
+  waiting: v.optional(v.object({ site: text(MAX_URL), until: finite })),
   timings: v.optional(v.object({ fetchMs: finite, evaluateMs: finite, strategyMs: finite })),
 });
 
