@@ -16,6 +16,7 @@ import type { CrawlRecord, CrawlStore } from '../../lib/app/model/records';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { FetchOutcome, PageFetcher } from '../../lib/engine/types';
+import { HostAdmission } from '../../lib/app/adapters/host-admission';
 import { plainRecord } from './record-fixture';
 
 const EXT = 'ext-id';
@@ -299,6 +300,46 @@ describe('background app', () => {
     expect(await app.onMessage({ type: 'forager/deleteAll' }, own)).toEqual({ ok: true, value: true });
     await until(() => !alarm, 'the alarm gone after deleting all');
     expect(log.slice(-2).sort()).toEqual(['off', 'storage cleared']);
+  });
+
+  it('keeps the hosts a run refused in the crawl record, summed over runs, as the UI shows them', async () => {
+    const store = createMemoryStore();
+    await store.putCrawl({ ...runningRecord('c', 1), status: 'paused' });
+    let run = 0;
+    const app = createBackgroundApp(
+      parts(store, {
+        makeFetcher: (_settings, _policy, seeds) => {
+          const admission = new HostAdmission(seeds);
+          const base = fetcher([]);
+          const n = ++run;
+          return admission.guardFetcher({
+            ...base,
+            fetch: async (url, signal) => {
+              // A page of this run led to a name that resolved privately (what the address guards report).
+              admission.privateAnswer(`router${n}.evil.example`, 'resolves to 192.168.1.1');
+              return base.fetch(url, signal);
+            },
+          });
+        },
+      }),
+    );
+    await app.ready;
+    await app.onMessage({ type: 'forager/resume', id: 'c' }, own);
+    await app.runner.whenIdle();
+    const first = (await store.getCrawl('c'))!;
+    expect(first.refusedHosts).toEqual({
+      privateAddress: 1,
+      notContacted: 0,
+      examples: [{ host: 'router1.evil.example', detail: 'resolves to 192.168.1.1' }],
+    });
+    // Another run of the same crawl adds its own.
+    await store.updateCrawl('c', { status: 'paused', settings: { ...first.settings, maxPages: 8 } });
+    await app.onMessage({ type: 'forager/resume', id: 'c' }, own);
+    await app.runner.whenIdle();
+    expect((await store.getCrawl('c'))!.refusedHosts).toMatchObject({
+      privateAddress: 2,
+      examples: [{ host: 'router1.evil.example' }, { host: 'router2.evil.example' }],
+    });
   });
 
   it('keeps failure notes in another storage area, under one key', async () => {

@@ -4,13 +4,13 @@
  * entrypoint (entrypoints/background.ts) builds those parts from the extension APIs and connects the listeners;
  * everything that decides something is here and tested under Node (test/unit/background-app.test.ts).
  */
-import { errorMessage, type Evaluator, type PageFetcher, type UrlPolicy } from '../../engine';
+import { errorMessage, type Evaluator, type UrlPolicy } from '../../engine';
 import { createRequestHandler, isForagerRequest, type RequestHandler } from './handlers';
 import { applyRetention, Library, memoryRetention, type RetentionSettings } from '../library';
 import { LiveHub, type Subscription } from './live';
 import { LIVE_PORT, type LiveClientMessage, type Reply, type StrategyDescription, type TabContext } from '../model/protocol';
 import { CrawlRunner, type FailureNotes, type StartKind } from '../runner';
-import type { CrawlSettings, CrawlStore } from '../model/records';
+import type { CrawlSettings, CrawlStore, RunFetcher } from '../model/records';
 import { type DeviceConditions, type WatchNotice, type WatchSay, Watcher } from '../watch';
 
 /** Who sent a message or opened a port (runtime.MessageSender, the parts used). */
@@ -90,7 +90,7 @@ export async function startKind(mark: SessionMark, browserStarted: () => boolean
 export interface BackgroundParts {
   store: CrawlStore;
   evaluator: Evaluator;
-  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): PageFetcher & { close?(): void };
+  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): RunFetcher;
   guardNetwork?(policy: UrlPolicy): Promise<void>;
   strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;

@@ -1,7 +1,20 @@
-import type { CrawlCheckpoint, CrawlStats, Judgement, PageResult, SkipRecord, Topic } from '../../engine';
+import type { CrawlCheckpoint, CrawlStats, Judgement, PageFetcher, PageResult, SkipRecord, Topic } from '../../engine';
 
 /** Version of the stored crawl record layout ({@link CrawlRecord.version}); lib/app/store/migrate.ts upgrades older ones. */
 export const RECORD_VERSION = 2;
+
+/** Host names a crawl refused to contact because of their address (lib/app/adapters/host-admission.ts). */
+export interface RefusedHosts {
+  /** Host names that answered from (or resolved to) an address the crawl refuses. */
+  privateAddress: number;
+  /** New host names not contacted because one of their registrable domain or referring page had. */
+  notContacted: number;
+  /** The first few refused host names with why. */
+  examples: { host: string; detail: string }[];
+}
+
+/** A run's page fetcher: closed when the run ends; the extension's and the command line's say what they refused. */
+export type RunFetcher = PageFetcher & { close?(): void; refusedHosts?(): RefusedHosts };
 
 /** The settings a crawl was started with (what the popup offers). */
 export interface CrawlSettings {
@@ -82,6 +95,8 @@ export interface CrawlRecord {
   judgements?: Judgement[];
   /** Sites (origins) whose pages the user hid from the list. */
   hiddenSites?: string[];
+  /** Host names its runs refused because of their address, summed over its runs (absent: none). */
+  refusedHosts?: RefusedHosts;
 }
 
 /** How often a watch checks its topic. */
