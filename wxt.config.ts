@@ -20,7 +20,8 @@ import { assertEngines } from './lib/app/serp/schema';
  * - offscreen (Chrome): the evaluator Worker lives in an offscreen document.
  * - optional <all_urls>: crawling fetches any site; asked for on the first Crawl click.
  *
- * FORAGER_E2E=1 at build time grants <all_urls> up front: a headless browser cannot click the permission prompt.
+ * FORAGER_E2E=1 at build time grants <all_urls> up front (a headless browser cannot click the permission prompt) and
+ * gives the background its test handle, globalThis.forager (entrypoints/background.ts).
  * Such a build goes to .output/e2e/, never where a user loads the extension from (.output/chrome-mv3, firefox-mv3).
  */
 const e2e = process.env.FORAGER_E2E === '1';
@@ -93,6 +94,8 @@ export default defineConfig({
     },
   },
   vite: () => ({
+    // The background's test handle (globalThis.forager) exists only in the e2e build: the store build has none.
+    define: { __FORAGER_TEST_HANDLE__: JSON.stringify(e2e) },
     plugins: [preact()],
     build: { rollupOptions: { treeshake } },
     worker: { format: 'es', plugins: () => [lazyLanguageData], rollupOptions: { treeshake } },

@@ -29,7 +29,7 @@ import {
   waitForStatus,
   type ChromiumSession,
 } from '../harness/browsers';
-import { oneLine } from '../lib/app/node';
+import { oneLine, type Reply } from '../lib/app/node';
 import { errorMessage, type PageResult } from '../lib/engine';
 import { DEMO_USAGE, type DemoOptions, parseDemoArgs, UsageError } from './args';
 
@@ -73,7 +73,11 @@ async function main(): Promise<void> {
 
   try {
     log(`Test web: ${Object.keys(web.origins).length} sites on 127.0.0.1; results page: ${serp.url}`);
-    chromium = await launchChromium(dir, { headless, args: headless ? [] : ['--window-size=1280,900'] });
+    chromium = await launchChromium(dir, {
+      headless,
+      args: headless ? [] : ['--window-size=1280,900'],
+      storeBuild: !headless,
+    });
     const worker = await chromium.worker();
     const [first] = await chromium.browser.pages();
     const tab = first ?? (await chromium.browser.newPage());
@@ -116,10 +120,13 @@ async function main(): Promise<void> {
     const id = await startFromForm(popup, { maxPages: budget, politenessDelayMs: 0 });
     const status = await waitForStatus(popup, ['done', 'stopped', 'error'], 600_000);
     const seconds = (Date.now() - t0) / 1000;
-    const pages = (await worker.evaluate(async (crawlId) => {
-      const f = (globalThis as unknown as { forager: { store: { getPages(id: string): Promise<unknown[]> } } }).forager;
-      return f.store.getPages(crawlId);
-    }, id)) as PageResult[];
+    // Asked as any extension page asks (the protocol's forager/pages), not through a test handle.
+    const reply = (await popup.evaluate(async (crawlId) => {
+      const g = globalThis as unknown as { chrome: { runtime: { sendMessage(m: unknown): Promise<unknown> } } };
+      return g.chrome.runtime.sendMessage({ type: 'forager/pages', id: crawlId });
+    }, id)) as Reply<PageResult[]>;
+    if (!reply.ok) throw new Error(`reading the crawl's pages: ${reply.error}`);
+    const pages = reply.value;
     const ranked = pages.filter((p) => !p.noindex).sort((a, b) => b.score - a.score);
 
     console.log(

@@ -31,7 +31,7 @@ const SESSION_MARK = 'forager.session';
  * "Delete all Forager data", after the crawls: extension storage too. storage.session keeps only the session mark (a
  * time stamp the browser drops when it closes, telling a worker restart from a browser start), which is no data.
  */
-async function clearStorage(): Promise<void> {
+async function clearExtensionStorage(): Promise<void> {
   await browser.storage.local.clear();
   const session = Object.keys(await browser.storage.session.get(null)).filter((key) => key !== SESSION_MARK);
   if (session.length > 0) await browser.storage.session.remove(session);
@@ -71,7 +71,18 @@ export default defineBackground(() => {
     },
     extensionId: browser.runtime.id,
     ownPagePrefix: browser.runtime.getURL('/'),
-    clearStorage,
+    // The crawls are gone and none runs: the network guard's session rules go too (the watch alarm goes with the
+    // last watch, through watchAlarm).
+    clearStorage: async () => {
+      await clearExtensionStorage();
+      await guards.release();
+    },
+    watchAlarm: async (on) => {
+      // Never made again when present: that would push its next tick back each time the worker wakes.
+      if (!on) await browser.alarms.clear(WATCH_ALARM);
+      else if (!(await browser.alarms.get(WATCH_ALARM)))
+        await browser.alarms.create(WATCH_ALARM, { periodInMinutes: WATCH_TICK_MINUTES });
+    },
     watchSay: t,
     conditions,
     onWatchCount: (n) => badge.setWatchCount(n),
@@ -98,19 +109,18 @@ export default defineBackground(() => {
 
   browser.runtime.onStartup.addListener(() => app.browserStarted());
   // The keep-alive alarm's whole job is waking the worker (start-up recovery resumes the crawl); the watch alarm's is
-  // a tick. Alarms may not outlive a browser restart (Firefox drops them), so the watch alarm is made at every start
-  // when missing (never remade when present: that would push its next tick back each time the worker wakes).
+  // a tick. Alarms may not outlive a browser restart (Firefox drops them): the app sets the watch alarm at every start
+  // while some crawl is watched (watchAlarm above).
   browser.alarms.onAlarm.addListener((alarm) => {
     if (alarm.name === WATCH_ALARM) void app.ready.then(() => app.watcher.tick());
-  });
-  void browser.alarms.get(WATCH_ALARM).then((alarm) => {
-    if (!alarm) void browser.alarms.create(WATCH_ALARM, { periodInMinutes: WATCH_TICK_MINUTES });
   });
   browser.runtime.onMessage.addListener((message: unknown, sender) => app.onMessage(message, sender));
   browser.runtime.onConnect.addListener((port) => app.onConnect(port));
   installContextMenu();
 
-  // For end-to-end tests and debugging from the worker's console.
+  // For end-to-end tests (test/e2e/driver.ts): only in the e2e build (FORAGER_E2E=1), which grants site access up
+  // front and is never what a user loads; the store build leaves this out whole (wxt.config.ts defines the constant).
+  if (!__FORAGER_TEST_HANDLE__) return;
   const { runner, hub, handle, ready, watcher } = app;
   Object.assign(globalThis, {
     forager: {

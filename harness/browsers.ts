@@ -340,7 +340,8 @@ export interface ChromiumSession {
  */
 export async function launchChromium(
   dir: string,
-  opts: { headless?: boolean; args?: string[]; userDataDir?: string } = {},
+  /** `storeBuild`: the extension is a store build, without the e2e build's test handle (globalThis.forager). */
+  opts: { headless?: boolean; args?: string[]; userDataDir?: string; storeBuild?: boolean } = {},
 ): Promise<ChromiumSession> {
   const own = opts.userDataDir === undefined;
   const userDataDir = opts.userDataDir ?? mkdtempSync(path.join(os.tmpdir(), 'forager-chromium-'));
@@ -378,7 +379,7 @@ export async function launchChromium(
     browser,
     extensionId,
     userDataDir,
-    worker: () => backgroundWorker(browser, extensionId),
+    worker: () => backgroundWorker(browser, extensionId, 60_000, !opts.storeBuild),
     close: async () => {
       await browser.close().catch(() => {});
       if (own) rmSync(userDataDir, { recursive: true, force: true });
@@ -388,7 +389,13 @@ export async function launchChromium(
 }
 
 /** The extension's current service worker, once its background has run and recovered. */
-export async function backgroundWorker(browser: Browser, extensionId: string, timeoutMs = 60_000): Promise<WebWorker> {
+export async function backgroundWorker(
+  browser: Browser,
+  extensionId: string,
+  timeoutMs = 60_000,
+  /** The build has the test handle (the e2e build): wait for it and its start-up recovery. */
+  handle = true,
+): Promise<WebWorker> {
   const prefix = `chrome-extension://${extensionId}/`;
   return waitFor(
     async () => {
@@ -396,12 +403,14 @@ export async function backgroundWorker(browser: Browser, extensionId: string, ti
       if (!target) return null;
       const worker = await target.worker();
       if (!worker) return null;
-      const ok = await worker.evaluate(async () => {
+      // The e2e build's test handle says when start-up recovery is done; the store build has none (its worker is
+      // ready enough for tabs.query once it runs).
+      const ok = await worker.evaluate(async (hasHandle) => {
         const f = (globalThis as { forager?: { ready: Promise<unknown> } }).forager;
-        if (!f) return false;
+        if (!f) return !hasHandle;
         await f.ready;
         return true;
-      });
+      }, handle);
       return ok ? worker : null;
     },
     'the extension service worker',

@@ -95,6 +95,13 @@ export function createRequestGuards(platform: Platform) {
       watchRequests(true);
     },
 
+    /** Removes the session rules (the allow rules name the private hosts the user ticked): "Delete all data". */
+    async release(): Promise<void> {
+      const { dnr } = guardApis(platform);
+      const removeRuleIds = (await dnr.getSessionRules()).map((r) => r.id);
+      if (removeRuleIds.length) await dnr.updateSessionRules({ removeRuleIds });
+    },
+
     /**
      * A run's fetcher: every request goes through a new address guard, fed by the browser's reports while open, and
      * the host admission, which bounds the new host names tried before their address is known (the seeds' are trusted).

@@ -1,7 +1,15 @@
 /** The crawl's headline, progress and Pause / Resume / Stop. */
 import type { ComponentChildren } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type CrawlRecord, type CrawlSnapshot, oneLine, type ResultCounts, timeLeft } from '../../lib/app';
+import {
+  type CrawlRecord,
+  type CrawlSnapshot,
+  formatClockTime,
+  displayLocation,
+  oneLine,
+  type ResultCounts,
+  timeLeft,
+} from '../../lib/app';
 import { errorMessage } from '../../lib/engine';
 import { formatElapsed, request, requestSiteAccess } from './api';
 import { t, tn } from './i18n';
@@ -65,6 +73,7 @@ export function CrawlPanel({
   const running = record.status === 'running';
   const resumable = record.status === 'paused' || record.status === 'stopped' || record.status === 'error';
   const left = running ? timeLeft({ ...s, elapsedMs: elapsed }) : null;
+  const refused = (record.refusedHosts?.privateAddress ?? 0) + (record.refusedHosts?.notContacted ?? 0);
   return (
     <section class="panel" data-testid="crawl-panel" data-crawl-id={record.id} data-status={record.status}>
       <div class="panel-head">
@@ -93,6 +102,24 @@ export function CrawlPanel({
         {/* Scaled, not resized: no layout when it moves. */}
         <span style={{ transform: `scaleX(${pct / 100})` }} />
       </div>
+      {running && s.waiting && (
+        <p class="message" role="status" data-testid="crawl-waiting" data-until={s.waiting.until}>
+          {t('waitingForSite', displayLocation(s.waiting.site).site, formatClockTime(s.waiting.until))}
+        </p>
+      )}
+      {refused > 0 && (
+        <details class="refused-hosts" data-testid="refused-hosts" data-count={refused}>
+          <summary>{tn(refused, 'refusedHostsOne', 'refusedHosts')}</summary>
+          <p class="muted">{t('refusedHostsExplain')}</p>
+          <ul>
+            {record.refusedHosts!.examples.map((e) => (
+              <li key={e.host}>
+                <strong>{oneLine(e.host)}</strong> <span class="muted">{oneLine(e.detail)}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {record.status === 'error' && record.error && (
         <p class="message error" role="alert" data-testid="crawl-error">
           {record.error}

@@ -33,7 +33,7 @@ import { localEvaluator } from './html/evaluate';
 import { measuredTopic, pageProfile, withFeedback } from './text/feedback';
 import { cosineMeasured, measure, type MeasuredVector } from './text/vector';
 import { createStrategy } from './strategies/index';
-import { canonicalizeUrl } from './url/canonical';
+import { canonicalizeUrl, originOf } from './url/canonical';
 import { checkUrl, urlChecker, type UrlCheck, type UrlPolicy } from './url/rules';
 import type {
   CrawlCheckpoint,
@@ -61,6 +61,9 @@ import type {
 export const DEFAULT_LIMITS: CrawlLimits = { maxPages: 500, maxBuffer: 256 };
 /** CrawlLimits.retries when absent: a URL gets three attempts in all, as with most crawlers' defaults. */
 export const DEFAULT_RETRIES = 2;
+
+/** Shortest wait for a site (or a retry) that the crawl's stats report, while nothing else can be done (ms). */
+export const WAIT_SHOWN_MS = 10_000;
 
 /**
  * How long a URL waits after its `attempt`-th transient failure: 2 s, 8 s, 32 s... (its site's own rest, e.g. a
@@ -211,6 +214,8 @@ class CrawlRun implements Crawl {
   private readonly retryQueue: { entry: FrontierEntry; at: number }[] = [];
   private readonly retries: number;
   private retried = 0;
+  /** What the crawl waits for while nothing else can be done (CrawlStats.waiting). */
+  private waitingFor: { site: string; until: number } | undefined;
   private readonly finished: Finished[] = [];
   private linksRefused: RefusedLinks = { total: 0, byRule: {} };
   /** The URL rules on outlinks, verdicts kept (shared with other crawls under the same rules object). */
@@ -355,6 +360,7 @@ class CrawlRun implements Crawl {
       linksRefused: this.linksRefused.total,
       ...(this.notModified ? { notModified: this.notModified } : {}),
       ...(this.retried ? { retried: this.retried } : {}),
+      ...(this.waitingFor ? { waiting: { ...this.waitingFor } } : {}),
       timings: { ...this.timings },
     };
   }
@@ -427,6 +433,7 @@ class CrawlRun implements Crawl {
       for (const skip of this.seedSkips.splice(0)) yield { type: 'skip', skip, stats: this.stats() };
       yield { type: 'progress', stats: this.stats() };
       for (;;) {
+        this.waitingFor = undefined;
         if (signal?.aborted) break;
         this.fill(signal);
         const next = this.finished.shift();
@@ -472,6 +479,7 @@ class CrawlRun implements Crawl {
           }
           continue;
         }
+        this.waitingFor = this.longWait();
         yield { type: 'progress', stats: this.stats() };
         await this.sleep(signal);
       }
@@ -518,6 +526,21 @@ class CrawlRun implements Crawl {
     }).finally(() => {
       if (timer !== undefined) this.clock.clearTimer(timer);
     });
+  }
+
+  /**
+   * While every URL left waits: the site the crawl goes on with first and when, if that is {@link WAIT_SHOWN_MS} or
+   * more away (a politeness pause of a second is no news).
+   */
+  private longWait(): { site: string; until: number } | undefined {
+    const now = this.clock.now();
+    let first: { site: string; until: number } | undefined;
+    const site = this.fetcher.nextReadySite?.();
+    if (site) first = { site: site.site, until: site.at };
+    for (const { entry, at } of this.retryQueue) {
+      if (at > now && (first === undefined || at < first.until)) first = { site: originOf(entry.url) ?? entry.url, until: at };
+    }
+    return first && first.until - now >= WAIT_SHOWN_MS ? first : undefined;
   }
 
   /** When the first URL waiting for a retry may be fetched again; undefined when none waits any more. */

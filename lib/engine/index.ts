@@ -9,7 +9,7 @@
  * which emits CrawlEvents to whoever drives it.
  */
 export type * from './types';
-export { createCrawl, crawl, DEFAULT_LIMITS, DEFAULT_RETRIES, type Crawl, type CrawlOptions } from './crawl';
+export { createCrawl, crawl, DEFAULT_LIMITS, DEFAULT_RETRIES, type Crawl, type CrawlOptions, WAIT_SHOWN_MS } from './crawl';
 export { migrateCheckpoint, type MigratedCheckpoint } from './checkpoint';
 export { realClock, sleep, SleepAbortedError, VirtualClock, type Clock, type TimerHandle } from './clock';
 export { createFetcher, DEFAULT_MAX_BYTES, type Fetcher, type FetcherOptions, type FetcherStats } from './fetch/fetcher';

@@ -372,6 +372,8 @@ export interface PageFetcher {
   gate?(url: string): ReadyGate;
   /** When a site that is resting now becomes ready (on `clock`, ms), or undefined when none rests. */
   nextReadyAt?(): number | undefined;
+  /** The site (origin) {@link nextReadyAt} is about, with its time; undefined when none rests. */
+  nextReadySite?(): { site: string; at: number } | undefined;
   /** The clock its timeouts and pauses run on; the crawl runs on the same one. Absent: the real clock. */
   readonly clock?: Clock;
 }
@@ -461,6 +463,12 @@ export interface CrawlStats {
   notModified?: number;
   /** Fetches that failed transiently and were queued to be tried again (not in `errors`). Absent: none. */
   retried?: number;
+  /**
+   * Set while nothing is in flight and every URL left waits at least 10 s (crawl.ts WAIT_SHOWN_MS) for its site (a Retry-After,
+   * a long Crawl-delay) or its retry: the site (origin) the crawl goes on with first, and when (clock ms). Absent
+   * otherwise.
+   */
+  waiting?: { site: string; until: number };
   /** Where the time went, summed over fetches (they overlap, so these can exceed elapsedMs). */
   timings?: { fetchMs: number; evaluateMs: number; strategyMs: number };
 }

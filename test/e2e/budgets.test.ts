@@ -12,8 +12,8 @@ const KB = 1000;
 const BACKGROUND_BUDGET = 500 * KB;
 const WORKER_BUDGET = 600 * KB;
 
-async function packageBuild(browser: 'chrome' | 'firefox'): Promise<BuildFiles> {
-  const zip = await JSZip.loadAsync(readFileSync(packagePath(browser, { e2e: false })));
+async function packageBuild(browser: 'chrome' | 'firefox', e2e = false): Promise<BuildFiles> {
+  const zip = await JSZip.loadAsync(readFileSync(packagePath(browser, { e2e })));
   const files: BuildFiles = new Map();
   for (const entry of Object.values(zip.files)) if (!entry.dir) files.set(entry.name, await entry.async('uint8array'));
   return files;
@@ -41,5 +41,17 @@ describe.each(['chrome', 'firefox'] as const)('bundle budgets: %s package', (bro
     const script = sizes.background.files.map((f) => new TextDecoder().decode(files.get(f))).join('\n');
     expect(script).toContain('no language data in this build');
     expect(script).not.toContain('"allerdings"'); // a word of the German stop list
+  });
+
+  // The e2e build's test handle (entrypoints/background.ts) reaches the runner, the store and every request without
+  // a sender check: the store build must not carry it. The e2e package shows the pattern finds it where it is.
+  test("the store package's background has no test handle (globalThis.forager); the e2e package has one", async () => {
+    const handle = /\bforager:\s*\{\s*runner:/;
+    const background = (files: BuildFiles) => new TextDecoder().decode(files.get('background.js'));
+    expect(background(await packageBuild(browser, true))).toMatch(handle);
+    const store = background(await packageBuild(browser));
+    expect(store.length).toBeGreaterThan(100_000);
+    expect(store).not.toMatch(handle);
+    expect(store).not.toContain('addressGuard:');
   });
 });

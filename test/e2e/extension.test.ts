@@ -744,6 +744,27 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     const before = await driver.background((f) => f.store.listCrawls());
     expect(before.length).toBeGreaterThanOrEqual(4);
     expect(before.find((c) => c.id === running)?.status).toBe('running');
+    // A watch (its ticking alarm) and the running crawl's network rules (allow rules name its ticked private hosts).
+    const watched = before.find((c) => c.id !== running)!.id;
+    await driver.background((f, id) => f.watcher.watch(id, 'daily').then(() => true), watched);
+    const browserState = () =>
+      driver.background(async () => {
+        type Api = {
+          alarms: { get(name: string): Promise<unknown> };
+          declarativeNetRequest: { getSessionRules(): Promise<{ action: { type: string } }[]> };
+        };
+        const g = globalThis as unknown as { browser?: Api; chrome: Api };
+        const api = g.browser ?? g.chrome;
+        const rules = await api.declarativeNetRequest.getSessionRules();
+        return {
+          watchAlarm: !!(await api.alarms.get('forager-watch')),
+          rules: rules.length,
+          allowRules: rules.filter((r) => r.action.type === 'allow').length,
+        };
+      });
+    await waitFor(async () => (await browserState()).watchAlarm, 'the watch alarm');
+    const held = await browserState();
+    expect(held.allowRules).toBeGreaterThan(0);
 
     const options = await driver.open('options.html');
     await waitFor(
@@ -803,6 +824,9 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     expect(left.local).toEqual([]);
     // The session mark: a time stamp telling a worker restart from a browser start (PRIVACY.md), no data.
     expect(left.session.filter((k) => k !== 'forager.session')).toEqual([]);
+    // No network rule naming a host the user ticked, no alarm for watches that are gone.
+    await waitFor(async () => !(await browserState()).watchAlarm, 'the watch alarm to go');
+    expect(await browserState()).toEqual({ watchAlarm: false, rules: 0, allowRules: 0 });
     await options.close();
     await view.close();
   }

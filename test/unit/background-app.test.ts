@@ -16,6 +16,8 @@ import type { CrawlRecord, CrawlStore } from '../../lib/app/model/records';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { FetchOutcome, PageFetcher, Topic, TopicHints } from '../../lib/engine/types';
+import { HostAdmission } from '../../lib/app/adapters/host-admission';
+import { plainRecord } from './record-fixture';
 
 const EXT = 'ext-id';
 const OWN = 'chrome-extension://ext-id/';
@@ -227,6 +229,7 @@ describe('background app', () => {
     };
     const serp = {
       engine: 'google',
+      engineName: 'Google',
       query: 'Katzenfutter',
       lang: 'en',
       results: [{ url: 'https://a.example/', title: 'Katzenfutter im Test', snippet: 'Nassfutter für Katzen', rank: 1 }],
@@ -307,6 +310,72 @@ describe('background app', () => {
     expect(app.hub.size).toBe(0);
     expect(foreign.received).toEqual([]);
     expect(other.received).toEqual([]);
+  });
+
+  it('keeps the watch alarm exactly while some crawl is watched: made at start-up, gone after "Delete all data"', async () => {
+    const store = createMemoryStore();
+    await store.putCrawl(plainRecord({ id: 'plain' }));
+    await store.putCrawl(plainRecord({ id: 'watched', watch: { schedule: 'daily', createdAt: 1, nextDueAt: 1e15 } }));
+    let alarm = false;
+    const log: string[] = [];
+    const app = createBackgroundApp(
+      parts(store, {
+        watchAlarm: async (on) => {
+          alarm = on;
+          log.push(on ? 'on' : 'off');
+        },
+        clearStorage: async () => void log.push('storage cleared'),
+      }),
+    );
+    await app.ready;
+    await until(() => alarm, 'the alarm at start-up');
+    await app.onMessage({ type: 'forager/unwatch', id: 'watched' }, own);
+    await until(() => !alarm, 'the alarm gone with the last watch');
+    await app.onMessage({ type: 'forager/watch', id: 'plain', schedule: 'weekly' }, own);
+    await until(() => alarm, 'the alarm back with a watch');
+    expect(await app.onMessage({ type: 'forager/deleteAll' }, own)).toEqual({ ok: true, value: true });
+    await until(() => !alarm, 'the alarm gone after deleting all');
+    expect(log.slice(-2).sort()).toEqual(['off', 'storage cleared']);
+  });
+
+  it('keeps the hosts a run refused in the crawl record, summed over runs, as the UI shows them', async () => {
+    const store = createMemoryStore();
+    await store.putCrawl({ ...runningRecord('c', 1), status: 'paused' });
+    let run = 0;
+    const app = createBackgroundApp(
+      parts(store, {
+        makeFetcher: (_settings, _policy, seeds) => {
+          const admission = new HostAdmission(seeds);
+          const base = fetcher([]);
+          const n = ++run;
+          return admission.guardFetcher({
+            ...base,
+            fetch: async (url, signal) => {
+              // A page of this run led to a name that resolved privately (what the address guards report).
+              admission.privateAnswer(`router${n}.evil.example`, 'resolves to 192.168.1.1');
+              return base.fetch(url, signal);
+            },
+          });
+        },
+      }),
+    );
+    await app.ready;
+    await app.onMessage({ type: 'forager/resume', id: 'c' }, own);
+    await app.runner.whenIdle();
+    const first = (await store.getCrawl('c'))!;
+    expect(first.refusedHosts).toEqual({
+      privateAddress: 1,
+      notContacted: 0,
+      examples: [{ host: 'router1.evil.example', detail: 'resolves to 192.168.1.1' }],
+    });
+    // Another run of the same crawl adds its own.
+    await store.updateCrawl('c', { status: 'paused', settings: { ...first.settings, maxPages: 8 } });
+    await app.onMessage({ type: 'forager/resume', id: 'c' }, own);
+    await app.runner.whenIdle();
+    expect((await store.getCrawl('c'))!.refusedHosts).toMatchObject({
+      privateAddress: 2,
+      examples: [{ host: 'router1.evil.example' }, { host: 'router2.evil.example' }],
+    });
   });
 
   it('keeps failure notes in another storage area, under one key', async () => {

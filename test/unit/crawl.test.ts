@@ -26,15 +26,17 @@ async function collect(events: AsyncGenerator<CrawlEvent>) {
   let done: Extract<CrawlEvent, { type: 'done' }> | undefined;
   const types: CrawlEvent['type'][] = [];
   const retries: Extract<CrawlEvent, { type: 'retry' }>[] = [];
+  const waits: { site: string; until: number; at: number }[] = [];
   for await (const e of events) {
     types.push(e.type);
+    if (e.type === 'progress' && e.stats.waiting) waits.push({ ...e.stats.waiting, at: e.stats.elapsedMs });
     if (e.type === 'page') pages.push(e.page);
     if (e.type === 'retry') retries.push(e);
     if (e.type === 'skip') skips.push(e.skip);
     if (e.type === 'links-refused') refused = e.refused;
     if (e.type === 'done') done = e;
   }
-  return { pages, skips, refused, types, retries, done: done! };
+  return { pages, skips, refused, types, retries, waits, done: done! };
 }
 
 const html = (body: string) =>
@@ -507,6 +509,33 @@ describe('the continuous loop on a virtual clock', () => {
     expect(resumed.done.stats.retried).toBe(1);
     expect(before.length + resumed.pages.length).toBe(100);
     expect(new Set([...before, ...resumed.pages.map((p) => p.url)]).size).toBe(100);
+  });
+
+  it('when every URL left waits on a Retry-After, the stats say which site and until when; none once it goes on', async () => {
+    const refused = new Set<string>();
+    const { waits, done, clock, start, pages } = await simulated({
+      politenessDelayMs: 1000,
+      maxPages: 40,
+      // Every site answers its first page request with 503, Retry-After: 60: nothing else to do for a minute.
+      wrap: (url) => {
+        const site = new URL(url).origin;
+        if (url.endsWith('/robots.txt') || refused.has(site)) return undefined;
+        refused.add(site);
+        return new Response('busy', { status: 503, headers: { 'retry-after': '60', 'content-type': 'text/html' } });
+      },
+    });
+    expect(done.reason).toBe('budget');
+    expect(pages.length).toBe(40);
+    expect(waits.length).toBeGreaterThan(0);
+    const first = waits[0];
+    expect(first.site).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // Until the first site's rest ends: a minute after its 503 (within the seconds the seven 503s took).
+    expect(first.until - start).toBeGreaterThanOrEqual(60_000);
+    expect(first.until - start).toBeLessThan(70_000);
+    // Short politeness pauses are never reported, and the crawl's end carries no wait.
+    expect(waits.every((w) => w.until - (start + w.at) >= 10_000)).toBe(true);
+    expect(done.stats.waiting).toBeUndefined();
+    expect(clock.now() - start).toBeGreaterThanOrEqual(60_000);
   });
 
   it('a site resting for Retry-After: 30 holds only its own URLs', async () => {

@@ -261,6 +261,21 @@ describe('retention', () => {
     expect(crawlsToDelete(all, { keepCrawls: null, maxMegabytes: 1 })).toEqual(['b', 'c', 'd']);
   });
 
+  it('counts watches in both limits and deletes them only after every other unpinned crawl, oldest first', () => {
+    const all = [
+      crawl('watch-old', 1, 4 * MB, { watched: true }),
+      crawl('watch-new', 2, 4 * MB, { watched: true }),
+      crawl('plain', 3, 1 * MB),
+      crawl('pinned', 4, 1 * MB, { pinned: true }),
+    ];
+    // Three unpinned crawls, watches among them: keeping 2 deletes the plain one first, keeping 1 the oldest watch.
+    expect(crawlsToDelete(all, { keepCrawls: 2, maxMegabytes: null })).toEqual(['plain']);
+    expect(crawlsToDelete(all, { keepCrawls: 1, maxMegabytes: null })).toEqual(['plain', 'watch-old']);
+    // The watches' bytes count: 10 MB in all, a 5 MB limit takes the plain crawl and then the oldest watch.
+    expect(crawlsToDelete(all, { keepCrawls: null, maxMegabytes: 5 })).toEqual(['plain', 'watch-old']);
+    expect(crawlsToDelete(all, { keepCrawls: null, maxMegabytes: 9 })).toEqual(['plain']);
+  });
+
   it('applies a policy set through the protocol at once, refuses a bad one, and keeps pinned crawls', async () => {
     const store = createMemoryStore();
     for (let i = 1; i <= 4; i++) {

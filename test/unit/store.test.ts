@@ -177,6 +177,23 @@ describe.each(implementations)('CrawlStore contract: %s', (_name, make) => {
     expect((await store.getCrawl('a'))!.updatedAt).toBe(5);
   });
 
+  it('deletes pages by URL, of one crawl only, ignoring URLs it does not hold', async () => {
+    const store = await make();
+    await store.putCrawl(record('a', 1));
+    await store.putCrawl(record('b', 2));
+    await store.addPages('a', [page('https://x/1', 0.9), page('https://x/2', 0.5), page('https://x/3', 0.1)]);
+    await store.addPages('b', [page('https://x/2', 0.5)]);
+    await store.deletePages('a', ['https://x/2', 'https://x/none']);
+    expect((await store.getPages('a')).map((p) => p.url)).toEqual(['https://x/1', 'https://x/3']);
+    expect(await store.countPages('a')).toBe(2);
+    expect((await store.getPages('b')).map((p) => p.url)).toEqual(['https://x/2']);
+    await store.deletePages('none', ['https://x/1']);
+    await expect(store.deletePages('a', [''])).rejects.toThrow(/URL #0/);
+    // Added again after its deletion, a page is stored again.
+    await store.addPages('a', [page('https://x/2', 0.4)]);
+    expect(await store.countPages('a')).toBe(3);
+  });
+
   it('deletes a crawl with its pages, skips and checkpoint, and nothing of other crawls', async () => {
     const store = await make();
     // 'c1' is a prefix of 'c10': key ranges must not leak between them.
@@ -559,12 +576,15 @@ describe.each(persistent)('persistent store: %s', (_name, place) => {
     await first.putSearchIndex({ crawlId: 'keep', version: 1, pages: 121, bytes: 9000, data: '{"index":true}' });
     await first.putCrawl(record('gone', 9));
     await first.deleteCrawl('gone');
+    await first.addPages('keep', [page('https://e.com/dropped', 0.5)]);
+    await first.deletePages('keep', ['https://e.com/dropped']);
     first.close();
 
     const second = await where.open();
     opened.push(second);
     expect(await second.getCrawl('keep')).toEqual({ ...record('keep', 8), name: 'kept' });
     expect(await second.countPages('keep')).toBe(121);
+    expect((await second.getPages('keep')).some((p) => p.url === 'https://e.com/dropped')).toBe(false);
     expect((await second.getPages('keep', { limit: 1 }))[0].score).toBe(Math.max(...manyPages(120, 3).map((p) => p.score)));
     expect(await second.getSkips('keep')).toEqual([skip('https://e.com/s', 4), skip('https://e.com/s2', 5)]);
     expect(await second.getCheckpoint('keep')).toEqual(checkpoint(4));

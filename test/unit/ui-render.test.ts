@@ -109,6 +109,78 @@ describe('result rendering', () => {
   });
 });
 
+describe('crawl panel', () => {
+  it('says which site a running crawl waits for and until when (local time), with Stop at hand', async () => {
+    const { CrawlPanel } = await import('../../entrypoints/ui/crawl-panel');
+    const { formatClockTime } = await import('../../lib/app/view/page-view');
+    const root = document.getElementById('root')!;
+    const until = Date.UTC(2030, 0, 7, 14, 5);
+    const record = {
+      id: 'c',
+      name: 'coffee',
+      topic: { keywords: 'coffee' },
+      status: 'running',
+      stats: {
+        pagesEvaluated: 3,
+        maxPages: 50,
+        errors: 0,
+        frontierSize: 9,
+        fetchesInFlight: 0,
+        elapsedMs: 5000,
+        meanScore: 0.2,
+        waiting: { site: 'https://www.slow.example', until },
+      },
+    } as unknown as CrawlRecord;
+    const counts = { cut: 0.05, newRelevant: 1, lowRelevance: 0, fromSearch: 0 } as never;
+    const snapshot: CrawlSnapshot = { record, top: [], pageCount: 3, active: true, scores: [] };
+    render(h(CrawlPanel, { snapshot, counts, onError: () => {} }), root as unknown as Element);
+    const waiting = root.querySelector('[data-testid="crawl-waiting"]')!;
+    expect(waiting.textContent).toBe(`Waiting for slow.example until ${formatClockTime(until)}: the site asked for a pause`);
+    expect(formatClockTime(until)).toMatch(/\d{1,2}.\d{2}/);
+    expect(root.querySelector('[data-testid="stop"]')!.hasAttribute('hidden')).toBe(false);
+    expect(root.querySelector('[data-testid="refused-hosts"]')).toBeNull();
+    // Stopped: no wait is shown.
+    render(
+      h(CrawlPanel, { snapshot: { ...snapshot, record: { ...record, status: 'stopped' } }, counts, onError: () => {} }),
+      root as unknown as Element,
+    );
+    expect(root.querySelector('[data-testid="crawl-waiting"]')).toBeNull();
+    render(null, root as unknown as Element);
+  });
+});
+
+describe('crawl panel: refused hosts', () => {
+  it('counts them in the status, the hosts (as text) behind a disclosure', async () => {
+    const { CrawlPanel } = await import('../../entrypoints/ui/crawl-panel');
+    const root = document.getElementById('root')!;
+    const record = {
+      id: 'c',
+      name: 'coffee',
+      topic: { keywords: 'coffee' },
+      status: 'done',
+      stats: { pagesEvaluated: 9, maxPages: 50, errors: 0, frontierSize: 0, fetchesInFlight: 0, elapsedMs: 5000, meanScore: 0.2 },
+      refusedHosts: {
+        privateAddress: 2,
+        notContacted: 3,
+        examples: [
+          { host: '<b>router</b>.evil.example', detail: 'resolves to 192.168.1.1' },
+          { host: 'nas.evil.example', detail: 'resolves to 10.0.0.2' },
+        ],
+      },
+    } as unknown as CrawlRecord;
+    const counts = { cut: 0.05, newRelevant: 1, lowRelevance: 0, fromSearch: 0 } as never;
+    const snapshot: CrawlSnapshot = { record, top: [], pageCount: 9, active: false, scores: [] };
+    render(h(CrawlPanel, { snapshot, counts, onError: () => {} }), root as unknown as Element);
+    const details = root.querySelector('details[data-testid="refused-hosts"]')!;
+    expect(details.hasAttribute('open')).toBe(false);
+    expect(details.querySelector('summary')!.textContent).toBe('5 hosts refused: they are on private networks');
+    const items = [...details.querySelectorAll('li')].map((li) => li.textContent);
+    expect(items).toEqual(['<b>router</b>.evil.example resolves to 192.168.1.1', 'nas.evil.example resolves to 10.0.0.2']);
+    expect(details.querySelectorAll('b').length).toBe(0);
+    render(null, root as unknown as Element);
+  });
+});
+
 describe('popup: what it opens on', () => {
   const record = (over: Partial<CrawlRecord>): CrawlRecord =>
     ({

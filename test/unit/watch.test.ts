@@ -14,15 +14,18 @@ import {
   diffPages,
   isDue,
   nextDueAfter,
+  pagesOverCap,
   PERIOD_MS,
   type DeviceConditions,
   type WatchNotice,
   type WatchView,
+  watchPageCap,
 } from '../../lib/app/watch';
 import { createFetcher } from '../../lib/engine/fetch/fetcher';
 import { localEvaluator } from '../../lib/engine/html/evaluate';
 import { listStrategies } from '../../lib/engine/strategies/index';
 import type { PageResult } from '../../lib/engine/types';
+import { startGrowingSite } from '../../harness/growing-site';
 import { seedsFor } from '../../harness/testweb/generate';
 import { ResponseGate } from '../../harness/testweb/gate';
 import { startTestWeb, type RunningTestWeb } from '../../harness/testweb/server';
@@ -108,6 +111,37 @@ describe('watch diff', () => {
     expect(diff.changed.map((p) => p.url)).toEqual(['https://x/c']);
     expect(diff.rest.map((p) => p.url)).toEqual(['https://x/s']);
     expect(diff.newRelevant).toBe(1);
+  });
+});
+
+describe('watch cap', () => {
+  const page = (url: string, score: number, over: Partial<PageResult> = {}): PageResult => ({
+    url,
+    title: url,
+    snippet: '',
+    score,
+    depth: 1,
+    fetchedAt: T0,
+    isSeed: false,
+    ...over,
+  });
+
+  it('drops what the last check did not find or change, least relevant first, oldest among equals; seeds never', () => {
+    const check = { startedAt: T0 + DAY };
+    const pages = [
+      page('https://x/seed', 0.01, { isSeed: true }),
+      page('https://x/new-low', 0.02, { firstSeenAt: check.startedAt }),
+      page('https://x/changed', 0.03, { changedAt: check.startedAt }),
+      page('https://x/old-good', 0.9, { firstSeenAt: T0 }),
+      page('https://x/old-low', 0.1, { firstSeenAt: T0 - DAY }),
+      page('https://x/older-low', 0.1, { firstSeenAt: T0 - 2 * DAY }),
+    ];
+    const drop = (cap: number) => pagesOverCap(pages, check, cap).map((p) => p.url);
+    expect(drop(6)).toEqual([]);
+    expect(drop(4)).toEqual(['https://x/older-low', 'https://x/old-low']);
+    expect(drop(2)).toEqual(['https://x/older-low', 'https://x/old-low', 'https://x/old-good', 'https://x/new-low']);
+    expect(drop(0)).not.toContain('https://x/seed');
+    expect(watchPageCap({ maxPages: 200 })).toBe(400);
   });
 });
 
@@ -332,5 +366,56 @@ describe('watch checks against the test web', () => {
     expect(view.changed.map((p) => p.url)).toEqual([changed]);
     expect((await store.getCrawl(record.id))!.status).toBe('done');
     await restarted.runner.whenIdle();
+  });
+
+  it('a site answering 304 to revisits and offering new pages at every check never grows a watch past its cap', async () => {
+    const site = await startGrowingSite(20);
+    try {
+      const store = createMemoryStore();
+      const app = createBackgroundApp(parts(store, false));
+      await app.ready;
+      const maxPages = 8;
+      const record = await ask<CrawlRecord>(app, {
+        type: 'forager/start',
+        start: {
+          topic: 'solar panels',
+          seeds: [site.seed],
+          source: { kind: 'manual' },
+          settings: { maxPages, politenessDelayMs: 0, privateHosts: [site.host] },
+        },
+      });
+      await app.runner.whenIdle();
+      expect(await store.countPages(record.id)).toBe(maxPages);
+      await ask(app, { type: 'forager/watch', id: record.id, schedule: 'daily' });
+      const cap = watchPageCap({ maxPages });
+      expect(cap).toBe(2 * maxPages);
+      const seen = new Set((await store.getPages(record.id)).map((p) => p.url));
+      for (let i = 1; i <= 4; i++) {
+        clock += DAY;
+        const notModified = site.counts.notModified;
+        await ask(app, { type: 'forager/checkNow', id: record.id });
+        await checked(store, record.id, clock);
+        const check = (await store.getCrawl(record.id))!.watch!.check!;
+        // Each check found new pages and was answered 304 for known ones: the growth the cap must stop.
+        expect(check.newPages, `check ${i}`).toBeGreaterThan(0);
+        expect(site.counts.notModified).toBeGreaterThan(notModified);
+        const pages = await store.getPages(record.id);
+        for (const p of pages) seen.add(p.url);
+        expect(pages.length, `check ${i}`).toBeLessThanOrEqual(cap);
+        // What the last check found stays; the seed stays.
+        const found = pages.filter((p) => p.firstSeenAt === check.startedAt).length;
+        expect(found, `check ${i}`).toBe(check.newPages);
+        expect(pages.some((p) => p.url === site.seed)).toBe(true);
+      }
+      expect(seen.size).toBeGreaterThan(cap); // pages were dropped, not merely never found
+      // Dropped pages leave the library too: it finds exactly the pages the store holds.
+      const hits = await ask<{ url: string; crawlId: string }[]>(app, { type: 'forager/search', query: 'solar' });
+      const held = new Set((await store.getPages(record.id)).map((p) => p.url));
+      expect(hits.filter((h) => h.crawlId === record.id).every((h) => held.has(h.url))).toBe(true);
+      expect(await ask(app, { type: 'forager/library' })).toMatchObject({ pages: held.size });
+      await app.runner.whenIdle();
+    } finally {
+      await site.close();
+    }
   });
 });

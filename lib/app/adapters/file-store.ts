@@ -27,6 +27,7 @@ import {
   checkProgress,
   checkSearchIndex,
   checkSkips,
+  checkUrls,
   mergePatch,
 } from '../store/common';
 import { createMemoryStore } from '../store/memory-store';
@@ -245,6 +246,17 @@ export async function openFileStore(dir: string): Promise<FileCrawlStore> {
 
     getPages: (crawlId, window) => memory.getPages(crawlId, window),
     countPages: (crawlId) => memory.countPages(crawlId),
+
+    deletePages: (crawlId, urls) =>
+      serial(async () => {
+        checkUrls(crawlId, urls);
+        if (urls.length === 0 || (await memory.countPages(crawlId)) === 0) return;
+        // The append-only file is written again whole without them (renamed into place: all of it or none).
+        const gone = new Set(urls);
+        const kept = (await memory.getPages(crawlId)).filter((p) => !gone.has(p.url));
+        await replaceFile(crawlPath(crawlId, 'pages.jsonl'), jsonLines(kept));
+        await memory.deletePages(crawlId, urls);
+      }),
 
     addSkips: (crawlId, skips) =>
       serial(async () => {

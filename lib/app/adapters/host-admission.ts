@@ -20,17 +20,11 @@
 import type { FetchOutcome, PageFetcher, Validators } from '../../engine';
 import { AddressRefusedError, hostnameOf } from './address-guard';
 import { siteOf } from '../serp/hosts';
+import type { RefusedHosts } from '../model/records';
 
-/** What a run refused, for its summary. */
-export interface RefusedHosts {
-  /** Host names that answered from (or resolved to) an address the crawl refuses. */
-  privateAddress: number;
-  /** New host names not contacted because one of their registrable domain or referring page had. */
-  notContacted: number;
-  /** The first few refused host names with why. */
-  examples: { host: string; detail: string }[];
-}
+export type { RefusedHosts };
 
+/** Refused host names a report names at most. */
 const MAX_EXAMPLES = 10;
 
 /** Resolves when `promise` settles, or rejects when `signal` aborts first. */
@@ -123,7 +117,7 @@ export class HostAdmission {
   }
 
   /** The engine's page fetcher of a run, wrapped: the page rule for every URL with a referring page. */
-  guardFetcher<F extends PageFetcher>(fetcher: F): F {
+  guardFetcher<F extends PageFetcher>(fetcher: F): F & { refusedHosts(): RefusedHosts } {
     const fetchPage = async (url: string, signal?: AbortSignal, validators?: Validators, from?: string) => {
       const host = hostnameOf(url);
       for (;;) {
@@ -151,9 +145,12 @@ export class HostAdmission {
       await probe;
       return outcome;
     };
+    // What the run refused goes with the fetcher: the runner keeps it in the crawl's record (RunFetcher).
+    const refusedHosts = () => this.report();
     return new Proxy(fetcher, {
-      get: (target, key, receiver) => (key === 'fetch' ? fetchPage : Reflect.get(target, key, receiver)),
-    });
+      get: (target, key, receiver) =>
+        key === 'fetch' ? fetchPage : key === 'refusedHosts' ? refusedHosts : Reflect.get(target, key, receiver),
+    }) as F & { refusedHosts(): RefusedHosts };
   }
 
   private isKnown(host: string): boolean {

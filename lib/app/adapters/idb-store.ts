@@ -24,6 +24,7 @@ import {
   checkProgress,
   checkSearchIndex,
   checkSkips,
+  checkUrls,
   listWindow,
   mergePatch,
 } from '../store/common';
@@ -334,6 +335,17 @@ export function createIdbStore(dbName = 'forager'): IdbCrawlStore {
         if (!backwards) out.reverse();
         await tx.done;
         return out;
+      });
+    },
+
+    deletePages(crawlId, urls) {
+      return run('deleting pages', async (db) => {
+        checkUrls(crawlId, urls);
+        if (urls.length === 0) return;
+        const tx = db.transaction('pages', 'readwrite');
+        await commit(tx, (add) => {
+          for (const url of urls) add(tx.store.delete([crawlId, url]));
+        });
       });
     },
 

@@ -4,7 +4,7 @@
  * entrypoint (entrypoints/background.ts) builds those parts from the extension APIs and connects the listeners;
  * everything that decides something is here and tested under Node (test/unit/background-app.test.ts).
  */
-import { errorMessage, type Evaluator, type PageFetcher, type UrlPolicy } from '../../engine';
+import { errorMessage, type Evaluator, type UrlPolicy } from '../../engine';
 import { createRequestHandler, isForagerRequest, type RequestHandler } from './handlers';
 import { applyRetention, Library, memoryRetention, type RetentionSettings } from '../library';
 import { LiveHub, type Subscription } from './live';
@@ -17,7 +17,7 @@ import {
   type TabContext,
 } from '../model/protocol';
 import { CrawlRunner, type FailureNotes, type StartKind } from '../runner';
-import type { CrawlSettings, CrawlStore } from '../model/records';
+import type { CrawlSettings, CrawlStore, RunFetcher } from '../model/records';
 import { type DeviceConditions, type WatchNotice, type WatchSay, Watcher } from '../watch';
 
 /** Results shown to the evaluator when it is warmed up: enough for the topic's language, as a start request has. */
@@ -114,7 +114,7 @@ export async function startKind(mark: SessionMark, browserStarted: () => boolean
 export interface BackgroundParts {
   store: CrawlStore;
   evaluator: Evaluator;
-  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): PageFetcher & { close?(): void };
+  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): RunFetcher;
   guardNetwork?(policy: UrlPolicy): Promise<void>;
   strategies(): StrategyDescription[];
   inspectTab(tabId: number): Promise<TabContext>;
@@ -135,6 +135,11 @@ export interface BackgroundParts {
   conditions?: () => Promise<DeviceConditions>;
   onWatchCount?(count: number): void;
   onWatchNotice?(notice: WatchNotice): void;
+  /**
+   * Sets the watches' ticking alarm on or off: on while some crawl is watched, off when none is (after "Delete all
+   * data", the last unwatch or delete), so no alarm outlives the watches.
+   */
+  watchAlarm?(on: boolean): Promise<void>;
   now?: () => number;
   onError?(error: unknown): void;
 }
@@ -185,6 +190,29 @@ export function storedFailureNotes(area: KeyValueArea, key = 'forager.failures')
   };
 }
 
+/**
+ * `task` run now, or once more after the run in progress when called meanwhile (however many calls came): the last
+ * call is always followed by a whole run. Errors go to `onError`.
+ */
+function coalesced(task: () => Promise<void>, onError: (error: unknown) => void): () => void {
+  let running = false;
+  let again = false;
+  const go = (): void => {
+    running = true;
+    again = false;
+    task()
+      .catch(onError)
+      .finally(() => {
+        running = false;
+        if (again) go();
+      });
+  };
+  return () => {
+    if (running) again = true;
+    else go();
+  };
+}
+
 /** Puts the background together and starts recovery. */
 export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const onError = parts.onError ?? ((error: unknown) => console.error('[forager]', error));
@@ -192,6 +220,11 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const keepAlive = new KeepAlive(parts.keepAlive);
   const library = new Library({ store: parts.store, onError });
   const retention = parts.retention ?? memoryRetention();
+  const syncWatchAlarm = coalesced(async () => {
+    if (!parts.watchAlarm) return;
+    const watched = (await parts.store.listCrawls()).some((c) => c.watch !== undefined);
+    await parts.watchAlarm(watched);
+  }, onError);
   const runner: CrawlRunner = new CrawlRunner({
     store: parts.store,
     planRun: (record) => watcher.planRun(record),
@@ -203,7 +236,10 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     makeFetcher: parts.makeFetcher,
     failures: parts.failures,
     onUpdate: (id, record, pages) => hub.update(id, record, pages),
-    onCrawlsChanged: () => hub.crawlsChanged(),
+    onCrawlsChanged: () => {
+      hub.crawlsChanged();
+      syncWatchAlarm();
+    },
     onPagesStored: (id, pages) => void library.add(id, pages).catch(onError),
     onCrawlRemoved: (id) => library.remove(id),
     onBusy: (busy) => {
@@ -227,6 +263,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
     onCount: parts.onWatchCount,
     onNotice: parts.onWatchNotice,
     say: parts.watchSay ?? ((key, ...subs) => [key, ...subs].join(' ')),
+    onPagesDropped: (id, pages) => library.removePages(id, pages),
     onError,
   });
 
@@ -236,6 +273,7 @@ export function createBackgroundApp(parts: BackgroundParts): BackgroundApp {
   const ready = (async () => {
     const kind = await startKind(parts.session, () => started);
     await runner.recover(kind);
+    syncWatchAlarm();
     void watcher
       .tick(kind === 'browser-start')
       .then(() => watcher.count())

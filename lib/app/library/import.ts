@@ -68,6 +68,7 @@ const StatsSchema = v.object({
   linksRefused: v.optional(count),
   notModified: v.optional(count),
   retried: v.optional(count),
+  waiting: v.optional(v.object({ site: text(MAX_URL), until: finite })),
   timings: v.optional(v.object({ fetchMs: finite, evaluateMs: finite, strategyMs: finite })),
 });
 
@@ -139,6 +140,13 @@ const RecordSchema = v.object({
   watch: v.optional(WatchSchema),
   judgements: v.optional(v.pipe(v.array(JudgementSchema), v.maxLength(MAX_PAGES))),
   hiddenSites: v.optional(v.pipe(v.array(text(MAX_SITE_CHARS)), v.maxLength(MAX_HIDDEN_SITES))),
+  refusedHosts: v.optional(
+    v.object({
+      privateAddress: count,
+      notContacted: count,
+      examples: v.pipe(v.array(v.object({ host: text(MAX_SITE_CHARS), detail: text(1000) })), v.maxLength(10)),
+    }),
+  ),
 });
 
 const PageSchema = v.object({
@@ -215,7 +223,8 @@ const schemasMatchTypes: [
   Exact<NonNullable<Out<typeof PageSchema>['profile']>, NonNullable<PageResult['profile']>>,
   Exact<NonNullable<Record_['judgements']>[number], NonNullable<CrawlRecord['judgements']>[number]>,
   Exact<Out<typeof SkipSchema>, SkipRecord>,
-] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true];
+  Exact<NonNullable<Record_['refusedHosts']>, NonNullable<CrawlRecord['refusedHosts']>>,
+] = [true, true, true, true, true, true, true, true, true, true, true, true, true, true, true];
 void schemasMatchTypes;
 
 /** A crawl read from an export, ready to store. */

@@ -57,7 +57,7 @@ export function memoryRetention(initial: RetentionPolicy = NO_RETENTION): Retent
   };
 }
 
-/** Deletes the crawls the policy says to (oldest unpinned first, never the running one); resolves to their ids. */
+/** Deletes the crawls the policy says to (oldest unpinned first, watches last, never the running one); their ids. */
 export async function applyRetention(runner: CrawlRunner, library: Library, policy: RetentionPolicy): Promise<string[]> {
   if (policy.keepCrawls === null && policy.maxMegabytes === null) return [];
   const [crawls, sizes] = await Promise.all([runner.list(), library.sizes()]);
@@ -65,8 +65,8 @@ export async function applyRetention(runner: CrawlRunner, library: Library, poli
     crawls.map((c) => ({
       id: c.id,
       createdAt: c.createdAt,
-      // A watch is kept as a pinned crawl is: its pages are what its checks compare against.
-      pinned: c.pinned || c.watch !== undefined,
+      pinned: c.pinned,
+      watched: c.watch !== undefined,
       active: c.id === runner.activeId,
       bytes: sizes.get(c.id) ?? 0,
     })),

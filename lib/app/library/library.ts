@@ -84,6 +84,19 @@ export class Library {
     return run;
   }
 
+  /** Pages of a crawl were deleted from the store: they leave its segment (after the additions asked for before). */
+  removePages(crawlId: string, pages: readonly PageResult[]): Promise<void> {
+    const run = this.adding.then(async () => {
+      if (pages.length === 0 || this.removed.has(crawlId)) return;
+      const segment = await this.loadSegment(crawlId);
+      if (this.removed.has(crawlId)) return;
+      segment.remove(pages);
+      this.markDirty(crawlId);
+    });
+    this.adding = run.catch(() => undefined);
+    return run;
+  }
+
   /** A crawl was deleted: its segment goes (the store deletes the stored one with the crawl). */
   remove(crawlId: string): void {
     this.removed.add(crawlId);
@@ -202,8 +215,10 @@ export class Library {
         segment = undefined; // damaged: rebuilt below
       }
     }
-    segment ??= SearchIndex.empty();
-    if ((await store.countPages(crawlId)) !== segment.size) await this.complete(crawlId, segment);
+    const count = await store.countPages(crawlId);
+    // More entries than pages: pages were deleted after the segment was saved (a watch kept under its cap).
+    if (!segment || segment.size > count) segment = SearchIndex.empty();
+    if (count !== segment.size) await this.complete(crawlId, segment);
     if (!this.removed.has(crawlId)) this.segments.set(crawlId, segment);
     return segment;
   }

@@ -1,6 +1,8 @@
 /**
  * The library's retention policy: keep at most N crawls and/or M megabytes, pinned crawls always kept, the oldest
- * unpinned crawls deleted first. Both limits are off by default: nothing is ever deleted unless the user set one.
+ * unpinned crawls deleted first. Watches count in both limits like any crawl (their pages are capped, ../watch/cap.ts)
+ * and go last: only when deleting every other unpinned crawl is not enough, the oldest watch first. Both limits are off
+ * by default: nothing is ever deleted unless the user set one.
  */
 import type { RetentionPolicy } from '../model/views';
 
@@ -16,6 +18,8 @@ export interface RetainedCrawl {
   id: string;
   createdAt: number;
   pinned?: boolean;
+  /** A topic watch: deleted only after every other unpinned crawl. */
+  watched?: boolean;
   /** A crawl running now is never deleted. */
   active: boolean;
   /** Approximate bytes its pages take. */
@@ -38,9 +42,11 @@ export function checkRetention(value: unknown): RetentionPolicy {
   return { keepCrawls: limit('keepCrawls', 'Crawls kept'), maxMegabytes: limit('maxMegabytes', 'Storage limit (MB)') };
 }
 
-/** The crawls to delete under the policy, oldest first; pinned and running crawls never. */
+/** The crawls to delete under the policy, oldest first, watches after the rest; pinned and running crawls never. */
 export function crawlsToDelete(crawls: readonly RetainedCrawl[], policy: RetentionPolicy): string[] {
-  const oldestFirst = [...crawls].sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const oldestFirst = [...crawls].sort(
+    (a, b) => Number(!!a.watched) - Number(!!b.watched) || a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
   const deletable = oldestFirst.filter((c) => !c.pinned && !c.active);
   const out = new Set<string>();
   if (policy.keepCrawls !== null) {

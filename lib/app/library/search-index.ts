@@ -90,6 +90,15 @@ export class SearchIndex {
     }
   }
 
+  /** Drops pages (a watch kept under its cap); pages not indexed are ignored. */
+  remove(pages: readonly PageResult[]): void {
+    for (const page of pages) {
+      if (!this.index.has(page.url)) continue;
+      this.index.discard(page.url);
+      this.bytes = Math.max(0, this.bytes - pageBytes(page));
+    }
+  }
+
   search(query: string, limit: number): SegmentHit[] {
     const results: SearchResult[] = this.index.search(query);
     return results.slice(0, limit).map((r) => ({

@@ -1,10 +1,23 @@
-import type { CrawlCheckpoint, CrawlStats, Judgement, PageResult, SkipRecord, Topic } from '../../engine';
+import type { CrawlCheckpoint, CrawlStats, Judgement, PageFetcher, PageResult, SkipRecord, Topic } from '../../engine';
 
 /** A topic as a crawl record keeps it: without the analysis a run works out (Topic.analysis). */
 export type RecordTopic = Omit<Topic, 'analysis'>;
 
 /** Version of the stored crawl record layout ({@link CrawlRecord.version}); lib/app/store/migrate.ts upgrades older ones. */
 export const RECORD_VERSION = 2;
+
+/** Host names a crawl refused to contact because of their address (lib/app/adapters/host-admission.ts). */
+export interface RefusedHosts {
+  /** Host names that answered from (or resolved to) an address the crawl refuses. */
+  privateAddress: number;
+  /** New host names not contacted because one of their registrable domain or referring page had. */
+  notContacted: number;
+  /** The first few refused host names with why. */
+  examples: { host: string; detail: string }[];
+}
+
+/** A run's page fetcher: closed when the run ends; the extension's and the command line's say what they refused. */
+export type RunFetcher = PageFetcher & { close?(): void; refusedHosts?(): RefusedHosts };
 
 /** The settings a crawl was started with (what the popup offers). */
 export interface CrawlSettings {
@@ -86,6 +99,8 @@ export interface CrawlRecord {
   judgements?: Judgement[];
   /** Sites (origins) whose pages the user hid from the list. */
   hiddenSites?: string[];
+  /** Host names its runs refused because of their address, summed over its runs (absent: none). */
+  refusedHosts?: RefusedHosts;
 }
 
 /** How often a watch checks its topic. */
@@ -183,6 +198,8 @@ export interface CrawlStore {
   /** Pages of a crawl, best score first (ties by URL, descending). */
   getPages(crawlId: string, window?: ListWindow): Promise<PageResult[]>;
   countPages(crawlId: string): Promise<number>;
+  /** Deletes the crawl's pages with these URLs (a watch kept under its cap); URLs it does not hold are ignored. */
+  deletePages(crawlId: string, urls: string[]): Promise<void>;
   addSkips(crawlId: string, skips: SkipRecord[]): Promise<void>;
   /** Skipped URLs of a crawl, oldest first (ties by URL). */
   getSkips(crawlId: string, window?: ListWindow): Promise<SkipRecord[]>;

@@ -13,12 +13,11 @@ import {
   type Evaluator,
   errorMessage,
   isAnalysed,
-  type PageFetcher,
   type PageResult,
   type Topic,
   type TopicHints,
 } from '../../engine';
-import type { CrawlRecord } from '../model/records';
+import type { CrawlRecord, RefusedHosts, RunFetcher } from '../model/records';
 import { crawlPolicy } from '../rules/settings';
 import { ProgressWriter } from './progress-writer';
 import { RunLifecycle } from './run-lifecycle';
@@ -30,7 +29,9 @@ export interface Run {
   record: CrawlRecord;
   crawl: Crawl;
   controller: AbortController;
-  fetcher: PageFetcher & { close?(): void };
+  fetcher: RunFetcher;
+  /** What the crawl's earlier runs refused (its record's, when this run began). */
+  refusedBefore?: RefusedHosts;
   life: RunLifecycle;
   writer: ProgressWriter;
   /** The first failed write: the crawl is stopped and ends in 'error'. */
@@ -131,13 +132,14 @@ export async function startRun(ctx: RunContext, record: CrawlRecord): Promise<Ru
     crawl,
     controller,
     fetcher,
+    ...(record.refusedHosts ? { refusedBefore: record.refusedHosts } : {}),
     life: new RunLifecycle(),
     writer: new ProgressWriter({
       store: ctx.deps.store,
       crawlId: record.id,
       everyMs: ctx.flushEveryMs,
       now: ctx.now,
-      state: () => ({ checkpoint: crawl.checkpoint(), patch: { stats: run.record.stats, updatedAt: ctx.now() } }),
+      state: () => ({ checkpoint: crawl.checkpoint(), patch: progressPatch(run, ctx.now()) }),
       onStored: (pages) => ctx.deps.onPagesStored?.(record.id, pages),
       onFailure: (error) => {
         // Storage is failing (quota, closed database): stop rather than crawl what cannot be kept.
@@ -203,7 +205,7 @@ export async function driveRun(ctx: RunContext, run: Run): Promise<void> {
   else if (run.life.state === 'detaching') status = 'paused';
   else if (run.life.state === 'stopping' || doneReason === 'aborted') status = 'stopped';
   else status = 'done';
-  const patch: Partial<CrawlRecord> = { status, stats: run.record.stats, updatedAt: ctx.now() };
+  const patch: Partial<CrawlRecord> = { ...progressPatch(run, ctx.now()), status };
   if (failure) patch.error = errorMessage(failure);
   try {
     // One write: the last pages and skips, the final checkpoint (none for a finished crawl: it is never resumed,
@@ -226,5 +228,30 @@ export async function driveRun(ctx: RunContext, run: Run): Promise<void> {
 
 function setStats(ctx: RunContext, run: Run, stats: CrawlStats, pages: PageResult[]): void {
   run.record = { ...run.record, stats, updatedAt: ctx.now() };
+  const refused = refusedSoFar(run);
+  if (refused) run.record.refusedHosts = refused;
   ctx.deps.onUpdate?.(run.id, run.record, pages);
+}
+
+/** What a progress write puts in the record: the stats, and the refused hosts when there are any. */
+function progressPatch(run: Run, now: number): Partial<CrawlRecord> {
+  const refused = refusedSoFar(run);
+  return { stats: run.record.stats, updatedAt: now, ...(refused ? { refusedHosts: refused } : {}) };
+}
+
+/** Most refused host names a record keeps as examples. */
+const MAX_REFUSED_EXAMPLES = 10;
+
+/** The crawl's refused hosts: its earlier runs' (`refusedBefore`) plus this run's fetcher's; undefined when none. */
+function refusedSoFar(run: Run): RefusedHosts | undefined {
+  const now = run.fetcher.refusedHosts?.();
+  const before = run.refusedBefore;
+  if (!now || now.privateAddress + now.notContacted === 0) return before;
+  if (!before) return now;
+  const hosts = new Set(before.examples.map((e) => e.host));
+  return {
+    privateAddress: before.privateAddress + now.privateAddress,
+    notContacted: before.notContacted + now.notContacted,
+    examples: [...before.examples, ...now.examples.filter((e) => !hosts.has(e.host))].slice(0, MAX_REFUSED_EXAMPLES),
+  };
 }

@@ -2,9 +2,9 @@
  * What the runner is given: storage, evaluation, fetchers, guards and listeners, injected so the same runner runs in
  * the extension's background, the command line and tests. Also the shapes of a start and of a watch's run plan.
  */
-import type { Crawl, CrawlOptions, Evaluator, PageFetcher, PageResult, UrlPolicy, Validators } from '../../engine';
+import type { Crawl, CrawlOptions, Evaluator, PageResult, UrlPolicy, Validators } from '../../engine';
 import type { StrategyDescription } from '../model/protocol';
-import type { CrawlRecord, CrawlSettings, CrawlStore, FetchSettings } from '../model/records';
+import type { CrawlRecord, CrawlSettings, CrawlStore, FetchSettings, RunFetcher } from '../model/records';
 import type { FailureNotes } from './failure-notes';
 
 /**
@@ -30,7 +30,7 @@ export interface RunnerDeps {
    * A fetcher for one run (politeness, robots, URL rules); closed when the run ends if it has `close()`. `seeds` are
    * the run's start URLs (their hosts are trusted: adapters/host-admission.ts).
    */
-  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): PageFetcher & { close?(): void };
+  makeFetcher(settings: CrawlSettings, policy: UrlPolicy, seeds: string[]): RunFetcher;
   /** The URL rules of a crawl. Default: lib/app/rules/settings' crawlPolicy (private seed hosts only if the user ticked them). */
   urlPolicy?(record: CrawlRecord): UrlPolicy;
   /**

@@ -32,6 +32,15 @@ export function checkPages(crawlId: string, pages: PageResult[]): void {
   });
 }
 
+/** A list of page URLs to delete: strings, none empty. */
+export function checkUrls(crawlId: string, urls: string[]): void {
+  checkId(crawlId);
+  if (!Array.isArray(urls)) throw new TypeError('CrawlStore: URLs must be an array');
+  urls.forEach((u, i) => {
+    if (typeof u !== 'string' || u === '') throw new TypeError(`CrawlStore: URL #${i} is not a non-empty string`);
+  });
+}
+
 /** Skips need a URL (their key) and a finite time (their ordering). */
 export function checkSkips(crawlId: string, skips: SkipRecord[]): void {
   checkId(crawlId);

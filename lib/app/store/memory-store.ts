@@ -13,6 +13,7 @@ import {
   checkProgress,
   checkSearchIndex,
   checkSkips,
+  checkUrls,
   mergePatch,
   newestFirst,
   oldestFirst,
@@ -92,6 +93,12 @@ export function createMemoryStore(): CrawlStore {
     async countPages(crawlId) {
       checkId(crawlId);
       return pages.get(crawlId)?.size ?? 0;
+    },
+
+    async deletePages(crawlId, urls) {
+      checkUrls(crawlId, urls);
+      const m = pages.get(crawlId);
+      if (m) for (const url of urls) m.delete(url);
     },
 
     async addSkips(crawlId, list) {

@@ -96,6 +96,11 @@ export function formatDate(time: number, locale?: string): string {
   return new Date(time).toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+/** "14:05" (the reader's locale and time zone): when a wait ends. */
+export function formatClockTime(time: number, locale?: string): string {
+  return new Date(time).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
+}
+
 /** "5 minutes ago", "yesterday", "3 days ago" (then a date past a month). */
 export function relativeTime(time: number, now = Date.now(), locale?: string): string {
   const s = Math.round((time - now) / 1000);

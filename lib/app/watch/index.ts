@@ -1,3 +1,4 @@
+export { pagesOverCap, WATCH_PAGE_FACTOR, watchPageCap } from './cap';
 export { annotatePage, diffPages, type KnownPage, type WatchDiff } from './diff';
 export {
   checkSchedule,

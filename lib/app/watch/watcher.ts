@@ -11,9 +11,10 @@
  * at a time (the runner refuses a second), so a watch never runs two crawls of itself; a check that falls due while
  * another crawl runs waits for the next tick or the end of that crawl.
  */
-import { errorMessage, type Validators } from '../../engine';
+import { errorMessage, type PageResult, type Validators } from '../../engine';
 import type { CrawlRunner, RunPlan } from '../runner';
 import type { CrawlRecord, CrawlStore, WatchCheck, WatchSchedule, WatchState } from '../model/records';
+import { pagesOverCap, watchPageCap } from './cap';
 import { annotatePage, diffPages, type KnownPage } from './diff';
 import { checkSchedule, conditionsVerdict, type DeviceConditions, isDue, nextDueAfter, PERIOD_MS } from './schedule';
 import type { WatchView } from '../model/views';
@@ -45,6 +46,8 @@ export interface WatcherDeps {
   /** A check found new relevant pages (the background shows it when the user turned notices on). */
   onNotice?(notice: WatchNotice): void;
   say: WatchSay;
+  /** Pages a watch dropped to stay under its cap, before the store deletes them (the library unindexes them). */
+  onPagesDropped?(crawlId: string, pages: readonly PageResult[]): Promise<void>;
   onError?(error: unknown): void;
 }
 
@@ -220,7 +223,9 @@ export class Watcher {
   private async finish(record: CrawlRecord): Promise<void> {
     const watch = record.watch;
     if (!inProgress(watch)) return;
-    const diff = diffPages(await this.deps.store.getPages(record.id), watch);
+    const pages = await this.deps.store.getPages(record.id);
+    const diff = diffPages(pages, watch);
+    await this.keepUnderCap(record, pages, watch.check);
     const outcome = record.status === 'done' || record.status === 'error' ? record.status : 'stopped';
     const check: WatchCheck = {
       ...watch.check,
@@ -242,6 +247,17 @@ export class Watcher {
         message: n === 1 ? say('notifyWatchNewOne', record.topic.keywords) : say('notifyWatchNew', n, record.topic.keywords),
       });
     }
+  }
+
+  /** Drops the pages over the watch's cap (./cap.ts): from the search index first, then from the store. */
+  private async keepUnderCap(record: CrawlRecord, pages: readonly PageResult[], check: WatchCheck): Promise<void> {
+    const drop = pagesOverCap(pages, check, watchPageCap(record.settings));
+    if (drop.length === 0) return;
+    await this.deps.onPagesDropped?.(record.id, drop);
+    await this.deps.store.deletePages(
+      record.id,
+      drop.map((p) => p.url),
+    );
   }
 
   private async refreshCount(): Promise<void> {

@@ -510,6 +510,10 @@ export function createFetcher(options: FetcherOptions = {}): Fetcher {
     },
     gate: gateOf,
     nextReadyAt: () => scheduler.nextReadyAt(),
+    nextReadySite: () => {
+      const next = scheduler.nextReady();
+      return next && { site: next.origin, at: next.at };
+    },
     close() {
       closer.abort();
       scheduler.close();

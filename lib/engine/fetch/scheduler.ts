@@ -163,11 +163,16 @@ export class PolitenessScheduler {
    * ready, or undefined when none is resting. Origins that are busy become ready when a request ends instead.
    */
   nextReadyAt(): number | undefined {
+    return this.nextReady()?.at;
+  }
+
+  /** The origin that {@link nextReadyAt} is about, with its time; undefined when none is resting. */
+  nextReady(): { origin: string; at: number } | undefined {
     const now = this.clock.now();
-    let earliest: number | undefined;
+    let earliest: { origin: string; at: number } | undefined;
     for (const [origin, state] of this.origins) {
       if (state.queue.length > 0 || state.active >= this.perSiteLimit(origin) || state.nextAllowed <= now) continue;
-      if (earliest === undefined || state.nextAllowed < earliest) earliest = state.nextAllowed;
+      if (earliest === undefined || state.nextAllowed < earliest.at) earliest = { origin, at: state.nextAllowed };
     }
     return earliest;
   }
