@@ -468,7 +468,15 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
           <SkipList skips={skips} />
         </section>
       )}
-      {!failed && <WatchPanel record={r} diff={watchDiff} running={r.status === 'running'} onError={setError} />}
+      {!failed && (
+        <WatchPanel
+          record={r}
+          diff={watchDiff}
+          running={r.status === 'running'}
+          onError={setError}
+          actions={{ onHide: hide, extra: feedback.extra }}
+        />
+      )}
       {!failed && (
         <>
           <div class="list-head">
