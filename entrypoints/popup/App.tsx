@@ -93,6 +93,8 @@ export function resultsFirst(snap: CrawlSnapshot | null, tab: TabContext | null,
 export function App() {
   const [tab, setTab] = useState<TabContext | null | 'loading'>('loading');
   const [snap, setSnap] = useState<CrawlSnapshot | null | 'loading'>('loading');
+  // "New crawl" over the results: closed again once its crawl has started.
+  const [formOpen, setFormOpen] = useState(false);
   const [strategies, setStrategies] = useState<StrategyDescription[] | null>(null);
   const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -199,6 +201,7 @@ export function App() {
               onStarted={(record) => {
                 setSnap({ record, top: [], pageCount: 0, active: true, scores: [] });
                 setFirst('results');
+                setFormOpen(false);
               }}
             />
           </>
@@ -280,7 +283,7 @@ export function App() {
       {first === 'results' && current ? (
         <>
           {liveSection}
-          <details class="new-crawl" data-testid="new-crawl">
+          <details class="new-crawl" data-testid="new-crawl" open={formOpen} onToggle={(e) => setFormOpen(e.currentTarget.open)}>
             <summary>{t('newCrawl')}</summary>
             {startSection}
           </details>
