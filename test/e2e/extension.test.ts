@@ -878,6 +878,27 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     }
     expect(web.requests.filter((r) => /favicon|apple-touch-icon/.test(r.url)).length).toBe(iconRequestsBefore);
 
+    // "N low-relevance pages hidden" lists exactly that many more rows.
+    const lowToggle = await again.$(tid('toggle-low'));
+    if (lowToggle) {
+      const low = Number((await lowToggle.evaluate((e) => e.textContent ?? '')).match(/\d+/)?.[0]);
+      await lowToggle.click();
+      await waitFor(
+        async () => (await again.$$eval(tid('result-row'), (rs) => rs.length)) === rows.length + low || null,
+        `${rows.length} + ${low} rows after showing the low-relevance pages`,
+      );
+      await clickTestId(again, 'toggle-low');
+      await waitFor(async () => (await again.$$eval(tid('result-row'), (rs) => rs.length)) === rows.length || null, 'rows back');
+    }
+
+    // "New crawl" opened over the results shows its whole form, the Crawl button inside the popup.
+    await again.click(`${tid('new-crawl')} > summary`);
+    await again.waitForSelector(`${tid('new-crawl')}[open] ${tid('crawl-button')}`, { timeout: 30_000 });
+    const formBottom = await again.$eval(`${tid('new-crawl')} ${tid('crawl-button')}`, (b) => b.getBoundingClientRect().bottom);
+    expect(formBottom).toBeLessThanOrEqual(POPUP.height);
+    await again.click(`${tid('new-crawl')} > summary`);
+    await again.waitForSelector(`${tid('new-crawl')}:not([open])`);
+
     // "N from your search" shows them.
     const toggle = await again.$eval(tid('toggle-search'), (e) => e.textContent ?? '');
     expect(toggle).toMatch(/^\d+ from your search$/);
