@@ -18,6 +18,7 @@ import { assertEngines } from './lib/app/serp/schema';
  * - Firefox also webRequestBlocking + dns: each crawl request is held until its host name is resolved and its
  *   addresses checked, so nothing is sent to a private address. Neither shows an install warning in Firefox.
  * - offscreen (Chrome): the evaluator Worker lives in an offscreen document.
+ * - favicon (Chrome): result rows show sites' icons from the browser's own favicon cache, never fetched.
  * - optional <all_urls>: crawling fetches any site; asked for on the first Crawl click.
  *
  * FORAGER_E2E=1 at build time grants <all_urls> up front (a headless browser cannot click the permission prompt) and
@@ -113,7 +114,7 @@ export default defineConfig({
       'alarms',
       'declarativeNetRequestWithHostAccess',
       'webRequest',
-      ...(browser === 'chrome' ? ['offscreen'] : ['webRequestBlocking', 'dns']),
+      ...(browser === 'chrome' ? ['offscreen', 'favicon'] : ['webRequestBlocking', 'dns']),
       ...(e2e ? ['notifications'] : []),
     ],
     optional_host_permissions: ['<all_urls>'],

@@ -325,14 +325,21 @@ export function parseCrawlArgs(argv: string[]): CrawlCommand {
 
 // ---------------------------------------------------------------- npm start
 
-export const DEMO_USAGE = 'Usage: npm start -- [--headless] [--pages N] [--screenshot file.png] [--no-build]';
+export const DEMO_USAGE = `Usage: npm start -- [--headless] [--pages N] [--screenshot file.png] [--rebuild | --no-build]
+  --headless          no browser window (the default without a display): crawl, print the results, save a screenshot
+  --pages N           pages the headless crawl checks (default 100)
+  --screenshot FILE   where the headless run saves the popup's screenshot (default ./forager-demo.png)
+  --rebuild           build the extension even if the last build is newer than every source file
+  --no-build          use the last build as it is (fails if there is none)
+The build is reused when it is newer than every file it is made from (entrypoints/, lib/, public/, the configuration).`;
 
 export interface DemoOptions {
   help: boolean;
   headless: boolean;
   pages: number;
   screenshot: string;
-  build: boolean;
+  /** auto: build when the last build is older than a source file (or missing); always; never. */
+  build: 'auto' | 'always' | 'never';
 }
 
 /** Reads and checks `npm start`'s arguments. Throws a UsageError for anything wrong. */
@@ -347,10 +354,12 @@ export function parseDemoArgs(argv: string[]): DemoOptions {
         pages: { type: 'string' },
         screenshot: { type: 'string' },
         'no-build': { type: 'boolean' },
+        rebuild: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
   );
+  if (values.rebuild && values['no-build']) throw new UsageError('--rebuild and --no-build contradict each other');
   if (values.screenshot !== undefined && !values.screenshot.endsWith('.png')) {
     throw new UsageError(`--screenshot must name a .png file, got "${values.screenshot}"`);
   }
@@ -359,6 +368,6 @@ export function parseDemoArgs(argv: string[]): DemoOptions {
     headless: !!values.headless,
     pages: intOption(values.pages, 'pages', 100, 1, 10_000),
     screenshot: values.screenshot ?? 'forager-demo.png',
-    build: !values['no-build'],
+    build: values.rebuild ? 'always' : values['no-build'] ? 'never' : 'auto',
   };
 }

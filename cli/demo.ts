@@ -9,9 +9,10 @@
  * - Without one (or with --headless): a build that holds site access from the start (FORAGER_E2E=1: a headless browser
  *   cannot answer the permission prompt), the popup opened as a page for the results tab, a crawl of --pages pages
  *   (default 100) with no politeness delay (the web is local), the ranked results printed, a screenshot of the popup
- *   saved (default ./forager-demo.png), exit 0.
+ *   saved (default ./forager-demo.png, relative to where npm start runs: the project's root), exit 0.
  *
- *   npm start -- [--headless] [--pages N] [--screenshot file.png] [--no-build]
+ * The build is reused when it is newer than every file it is made from (cli/build-freshness.ts); --rebuild forces one,
+ * --no-build never builds. Usage: cli/args.ts, DEMO_USAGE (`npm start -- --help`).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -32,6 +33,7 @@ import {
 import { oneLine, type Reply } from '../lib/app/node';
 import { errorMessage, type PageResult } from '../lib/engine';
 import { DEMO_USAGE, type DemoOptions, parseDemoArgs, UsageError } from './args';
+import { staleBuildReason } from './build-freshness';
 
 let args: DemoOptions;
 try {
@@ -56,9 +58,15 @@ async function main(): Promise<void> {
   // Headless needs site access granted at install (no one can click the permission prompt); a person gets the real prompt.
   const outDir = headless ? path.join(ROOT, '.output/e2e') : path.join(ROOT, '.output');
   let dir = path.join(outDir, 'chrome-mv3');
-  if (args.build || !existsSync(path.join(dir, 'manifest.json'))) {
-    log(`Building the extension${headless ? ' (site access granted up front, for headless use)' : ''}…`);
+  const stale = args.build === 'always' ? 'asked to rebuild' : staleBuildReason(ROOT, dir);
+  if (args.build === 'never' && !existsSync(path.join(dir, 'manifest.json'))) {
+    throw new Error(`--no-build: there is no build in ${path.relative(ROOT, dir)}; run npm start without it once`);
+  }
+  if (args.build !== 'never' && stale) {
+    log(`Building the extension (${stale})${headless ? ', site access granted up front, for headless use' : ''}…`);
     dir = await buildExtension({ browser: 'chrome', e2e: headless, outDir });
+  } else {
+    log(`Using the build in ${path.relative(ROOT, dir)} (newer than every source file; --rebuild to make it again)`);
   }
 
   const web = await startTestWeb({ seed: 1 });

@@ -9,8 +9,10 @@ import { Highlighted } from '../ui/highlighted';
 import { t } from '../ui/i18n';
 import { LinkActions } from '../ui/link-actions';
 import { Location } from '../ui/location';
+import { RowActionGroup } from '../ui/result-row';
 import { useRowKeys } from '../ui/row-keys';
 import { safeHref } from '../ui/safe-href';
+import { SiteIcon } from '../ui/site-icon';
 
 export function LibraryHits({
   hits,
@@ -34,6 +36,7 @@ export function LibraryHits({
           <li key={`${hit.crawlId} ${hit.url}`}>
             <div class="row" data-testid="library-hit" data-row={hit.url}>
               <div class="row-head">
+                <SiteIcon url={hit.url} />
                 {href ? (
                   <a class="title" href={href} target="_blank" rel="noopener noreferrer" title={title}>
                     <Highlighted text={title} terms={terms} />
@@ -42,17 +45,19 @@ export function LibraryHits({
                   <span class="title">{title}</span>
                 )}
               </div>
-              <Location url={hit.url} />
-              <div class="row-meta">
-                <span class="date" data-testid="library-hit-date">
-                  {t('libraryHitFound', formatDate(hit.fetchedAt), crawlNames.get(hit.crawlId) ?? t('libraryUnnamedCrawl'))}
-                </span>
+              <div class="row-line">
+                <div class="row-meta">
+                  <Location url={hit.url} />
+                  <span class="date" data-testid="library-hit-date">
+                    {t('libraryHitFound', formatDate(hit.fetchedAt), crawlNames.get(hit.crawlId) ?? t('libraryUnnamedCrawl'))}
+                  </span>
+                </div>
+                <RowActionGroup>
+                  <LinkActions url={hit.url} />
+                </RowActionGroup>
               </div>
               <div class="snippet">
                 <Highlighted text={hit.snippet} terms={terms} />
-              </div>
-              <div class="row-actions">
-                <LinkActions url={hit.url} />
               </div>
             </div>
           </li>

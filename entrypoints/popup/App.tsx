@@ -23,8 +23,8 @@ import {
   type TabContext,
   tabReading,
 } from '../../lib/app';
-import { errorMessage } from '../../lib/engine';
-import { connectLive, openLibrary, openResultsPage, request } from '../ui/api';
+import { errorMessage, type PageResult } from '../../lib/engine';
+import { allPages, connectLive, openLibrary, openResultsPage, request } from '../ui/api';
 import { CrawlPanel } from '../ui/crawl-panel';
 import { FailureNotice } from '../ui/failure-notice';
 import { fetchedNothing } from '../ui/status-chip';
@@ -96,6 +96,8 @@ export function resultsFirst(snap: CrawlSnapshot | null, tab: TabContext | null,
 export function App() {
   const [tab, setTab] = useState<TabContext | null | 'loading'>('loading');
   const [snap, setSnap] = useState<CrawlSnapshot | null | 'loading'>('loading');
+  // "New crawl" over the results: closed again once its crawl has started.
+  const [formOpen, setFormOpen] = useState(false);
   const [strategies, setStrategies] = useState<StrategyDescription[] | null>(null);
   const [defaults, setDefaults] = useState<CrawlSettings | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -137,11 +139,33 @@ export function App() {
   }, [snap, tab, first]);
 
   const counts = useMemo(() => countsOf(current?.scores ?? []), [current?.scores]);
+  // The live update keeps the best POPUP_TOP pages, above every low-relevance one: those are read from the crawl when
+  // the user asks for them.
+  const crawlId = current?.record.id;
+  const [stored, setStored] = useState<PageResult[] | null>(null);
+  useEffect(() => {
+    setStored(null);
+    if (!view.showLow || !crawlId) return;
+    let wanted = true;
+    allPages(crawlId).then(
+      (pages) => wanted && setStored(pages),
+      (e: unknown) => setError(errorMessage(e)),
+    );
+    return () => {
+      wanted = false;
+    };
+  }, [view.showLow, crawlId]);
+  const pages = useMemo(
+    () => (current && stored ? mergeResults(current.top, stored) : (current?.top ?? [])),
+    [current?.top, stored],
+  );
   // Judgements re-rank the list and hide down-voted pages and hidden sites (lib/app/rules/feedback.ts).
   const { rows, hiddenCount } = useMemo(
-    () => (current ? judgedRows(current.top, current.record, counts.cut, { ...view, hidden }) : { rows: [], hiddenCount: 0 }),
-    [current?.top, current?.record.judgements, current?.record.hiddenSites, counts.cut, view, hidden],
+    () => (current ? judgedRows(pages, current.record, counts.cut, { ...view, hidden }) : { rows: [], hiddenCount: 0 }),
+    [pages, current?.record.judgements, current?.record.hiddenSites, counts.cut, view, hidden],
   );
+  // What the list shows of the new relevant pages the headline counts (the popup lists the best POPUP_TOP).
+  const listedRelevant = rows.filter((p) => !p.isSeed && p.score >= counts.cut).length;
   const feedback = useFeedback(
     current?.record,
     (record) => setSnap((cur) => (cur && cur !== 'loading' && cur.record.id === record.id ? { ...cur, record } : cur)),
@@ -215,6 +239,7 @@ export function App() {
               onStarted={(record) => {
                 setSnap({ record, top: [], pageCount: 0, active: true, scores: [] });
                 setFirst('results');
+                setFormOpen(false);
               }}
             />
           </>
@@ -246,11 +271,16 @@ export function App() {
               pages={rows}
               topic={current.record.topic.keywords}
               language={current.record.topic.language}
-              limit={POPUP_TOP}
+              limit={stored ? rows.length : POPUP_TOP}
               actions={{ onHide: hide, extra: feedback.extra }}
               empty={current.record.stats.pagesEvaluated > 0 ? t('noRelevantYet') : t('noPagesYet')}
             />
           </div>
+          {listedRelevant < counts.newRelevant && (
+            <p class="muted small-text listed-of" data-testid="listed-of">
+              {t('listedOf', listedRelevant, counts.newRelevant)}
+            </p>
+          )}
           <ListToggles
             counts={counts}
             hiddenCount={hiddenCount}
@@ -296,7 +326,7 @@ export function App() {
       {first === 'results' && current ? (
         <>
           {liveSection}
-          <details class="new-crawl" data-testid="new-crawl">
+          <details class="new-crawl" data-testid="new-crawl" open={formOpen} onToggle={(e) => setFormOpen(e.currentTarget.open)}>
             <summary>{t('newCrawl')}</summary>
             {startSection}
           </details>

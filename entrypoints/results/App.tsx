@@ -26,7 +26,7 @@ import {
   type StrategyDescription,
 } from '../../lib/app';
 import { errorMessage, type PageResult, type SkipRecord } from '../../lib/engine';
-import { connectLive, request, requestSiteAccess } from '../ui/api';
+import { allPages, connectLive, request, requestSiteAccess } from '../ui/api';
 import { CrawlPanel } from '../ui/crawl-panel';
 import { FailureNotice } from '../ui/failure-notice';
 import { fetchedNothing, StatusChip } from '../ui/status-chip';
@@ -62,15 +62,6 @@ async function allSkips(id: string): Promise<SkipRecord[]> {
   const out: SkipRecord[] = [];
   for (let offset = 0; ; offset += MAX_WINDOW) {
     const chunk = await request({ type: 'forager/skips', id, offset, limit: MAX_WINDOW });
-    out.push(...chunk);
-    if (chunk.length < MAX_WINDOW) return out;
-  }
-}
-
-async function allPages(id: string): Promise<PageResult[]> {
-  const out: PageResult[] = [];
-  for (let offset = 0; ; offset += MAX_WINDOW) {
-    const chunk = await request({ type: 'forager/pages', id, offset, limit: MAX_WINDOW });
     out.push(...chunk);
     if (chunk.length < MAX_WINDOW) return out;
   }
@@ -468,7 +459,15 @@ function CrawlView({ id, showSkips }: { id: string; showSkips: boolean }) {
           <SkipList skips={skips} />
         </section>
       )}
-      {!failed && <WatchPanel record={r} diff={watchDiff} running={r.status === 'running'} onError={setError} />}
+      {!failed && (
+        <WatchPanel
+          record={r}
+          diff={watchDiff}
+          running={r.status === 'running'}
+          onError={setError}
+          actions={{ onHide: hide, extra: feedback.extra }}
+        />
+      )}
       {!failed && (
         <>
           <div class="list-head">

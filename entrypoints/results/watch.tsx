@@ -8,7 +8,9 @@ import { type CrawlRecord, diffPages, formatDate, type WatchDiff, type WatchSche
 import { errorMessage, type PageResult } from '../../lib/engine';
 import { request } from '../ui/api';
 import { ResultList } from '../ui/result-list';
+import type { RowActions } from '../ui/result-row';
 import { t } from '../ui/i18n';
+import { WatchSince } from '../ui/watch-since';
 
 /** The watch's split of the crawl's pages (nothing new or changed for a crawl that is not watched). */
 export function useWatchDiff(record: CrawlRecord | null, pages: PageResult[]): WatchDiff | null {
@@ -16,13 +18,16 @@ export function useWatchDiff(record: CrawlRecord | null, pages: PageResult[]): W
   return useMemo(() => (watch ? diffPages(pages, watch) : null), [watch, pages]);
 }
 
-/** " · watched daily" on a crawl's card in the list of crawls, for a watched crawl. */
+/** " · watched daily · 2 new since 3 Dec 2026" on a crawl's card in the list of crawls, for a watched crawl. */
 export function WatchNote({ record }: { record: CrawlRecord }) {
   if (!record.watch) return null;
+  const since = <WatchSince record={record} />;
   return (
     <span data-testid="crawl-item-watch">
       {' · '}
       {t(record.watch.schedule === 'daily' ? 'watchCardDaily' : 'watchCardWeekly')}
+      {record.watch.check?.endedAt !== undefined && ' · '}
+      {since}
     </span>
   );
 }
@@ -34,8 +39,11 @@ export function WatchPanel({
   diff,
   running,
   onError,
+  actions,
 }: {
   record: CrawlRecord;
+  /** The rows' actions, as in the crawl's list (thumbs, "More like this", hide). */
+  actions?: RowActions;
   diff: WatchDiff | null;
   /** Some crawl runs in this background now (a check waits for it). */
   running: boolean;
@@ -149,6 +157,7 @@ export function WatchPanel({
               topic={record.topic.keywords}
               language={record.topic.language}
               limit={500}
+              actions={actions}
               empty={t('watchNoNew')}
             />
           </section>
@@ -159,6 +168,8 @@ export function WatchPanel({
               topic={record.topic.keywords}
               language={record.topic.language}
               limit={500}
+              actions={actions}
+              changed
               empty={t('watchNoChanged')}
             />
           </section>

@@ -7,12 +7,23 @@ import {
   LIVE_PORT,
   type LiveClientMessage,
   type LiveServerMessage,
+  MAX_WINDOW,
   type Reply,
   type RequestOf,
   type RequestType,
 } from '../../lib/app';
-import { errorMessage } from '../../lib/engine';
+import { errorMessage, type PageResult } from '../../lib/engine';
 import { t } from './i18n';
+
+/** Every page of a crawl, read one window per message (a message has a size limit). */
+export async function allPages(id: string): Promise<PageResult[]> {
+  const out: PageResult[] = [];
+  for (let offset = 0; ; offset += MAX_WINDOW) {
+    const chunk = await request({ type: 'forager/pages', id, offset, limit: MAX_WINDOW });
+    out.push(...chunk);
+    if (chunk.length < MAX_WINDOW) return out;
+  }
+}
 
 /** Sends a request; resolves to its answer or rejects with the background's message for the user. */
 export async function request<T extends RequestType>(req: RequestOf<T>): Promise<AnswerOf<T>> {

@@ -13,6 +13,7 @@ import {
 import { errorMessage } from '../../lib/engine';
 import { formatElapsed, request, requestSiteAccess } from './api';
 import { t, tn } from './i18n';
+import { WatchSince } from './watch-since';
 import { StatusChip } from './status-chip';
 
 /** Elapsed time that keeps ticking between updates while the crawl runs. */
@@ -89,6 +90,12 @@ export function CrawlPanel({
           <span data-testid="stat-pages">{t('pagesChecked', s.pagesEvaluated, s.maxPages)}</span>
           {left !== null && ` · ${leftText(left)}`}
         </span>
+        {record.watch?.check?.endedAt !== undefined && (
+          <span class="muted">
+            {' · '}
+            <WatchSince record={record} />
+          </span>
+        )}
       </p>
       <div
         class="progress"

@@ -1,6 +1,6 @@
 /**
- * Relevance feedback on result rows, shared by the popup and the results page: thumbs up and down under
- * each row (buttons with aria-pressed; pressing a pressed one undoes it), "More like this" (the start view, seeded by
+ * Relevance feedback on result rows, shared by the popup and the results page: thumbs up and down in each row's
+ * actions (buttons with aria-pressed; pressing a pressed one undoes it), "More like this" (the start view, seeded by
  * the row, its text as the topic), and a notice above the list with Undo and "hide this site" for the last action.
  * Kept apart from components.tsx: rows take these through RowActions.extra. What a judgement does to the list is
  * lib/app/rules/feedback.ts; the background keeps judgements in the crawl (forager/judge).
@@ -23,8 +23,10 @@ import { t } from './i18n';
 
 const THUMB_UP = 'M7 10v11H3V10h4zm0 0l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7';
 const THUMB_DOWN = 'M17 14V3h4v11h-4zm0 0l-4 8a3 3 0 0 1-3-3v-4H4.5a2 2 0 0 1-2-2.3l1.4-8A2 2 0 0 1 5.9 3H17';
+/** A magnifier with a plus: search for more of this. */
+const MORE_LIKE = 'M10.5 18a7.5 7.5 0 1 0 0-15 7.5 7.5 0 0 0 0 15zM21 21l-5.2-5.2M10.5 7.5v6M7.5 10.5h6';
 
-/** The buttons under one row. */
+/** A row's judgement buttons, in its group of actions. */
 export function RowFeedback({
   page,
   value,
@@ -38,11 +40,12 @@ export function RowFeedback({
 }) {
   const title = oneLine(displayTitle(page));
   return (
-    <div class="row-feedback" data-testid="row-feedback" data-judgement={value}>
+    <span class="row-feedback" data-testid="row-feedback" data-judgement={value}>
       <button
         type="button"
-        class="icon judge"
+        class="icon judge tip"
         data-testid="judge-up"
+        data-tip={t('judgeUpShort')}
         aria-pressed={value === 1}
         aria-label={t('judgeUpLabel', title)}
         title={value === 1 ? t('judgeUndoTitle') : t('judgeUpTitle')}
@@ -52,8 +55,9 @@ export function RowFeedback({
       </button>
       <button
         type="button"
-        class="icon judge"
+        class="icon judge tip"
         data-testid="judge-down"
+        data-tip={t('judgeDownShort')}
         aria-pressed={value === -1}
         aria-label={t('judgeDownLabel', title)}
         title={value === -1 ? t('judgeUndoTitle') : t('judgeDownTitle')}
@@ -61,10 +65,18 @@ export function RowFeedback({
       >
         <Icon path={THUMB_DOWN} />
       </button>
-      <button type="button" class="link" data-testid="more-like-this" title={t('moreLikeThisTitle')} onClick={onMoreLikeThis}>
-        {t('moreLikeThis')}
+      <button
+        type="button"
+        class="icon tip"
+        data-testid="more-like-this"
+        title={t('moreLikeThisTitle')}
+        aria-label={t('moreLikeThis')}
+        data-tip={t('moreLikeThis')}
+        onClick={onMoreLikeThis}
+      >
+        <Icon path={MORE_LIKE} />
       </button>
-    </div>
+    </span>
   );
 }
 

@@ -12,8 +12,9 @@ export function LinkActions({ url }: { url: string }) {
     <>
       <button
         type="button"
-        class="icon"
+        class="icon tip"
         data-testid="open-background"
+        data-tip={t('openInBackgroundShort')}
         disabled={!href}
         title={t('openInBackground')}
         aria-label={t('openInBackground')}
@@ -23,8 +24,9 @@ export function LinkActions({ url }: { url: string }) {
       </button>
       <button
         type="button"
-        class="icon"
+        class="icon tip"
         data-testid="copy-link"
+        data-tip={copied ? t('copied') : t('copyLink')}
         title={copied ? t('copied') : t('copyLink')}
         aria-label={copied ? t('copied') : t('copyLink')}
         onClick={() =>

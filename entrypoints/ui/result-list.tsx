@@ -20,6 +20,7 @@ export function ResultList({
   limit,
   actions,
   empty,
+  changed,
 }: {
   pages: PageResult[];
   topic: string;
@@ -28,6 +29,8 @@ export function ResultList({
   actions?: RowActions;
   /** What an empty list says. */
   empty?: string;
+  /** The pages are a watch's changed ones (badged "changed", not "new"). */
+  changed?: boolean;
 }) {
   const terms = useMemo(() => highlightTerms(topic, language), [topic, language]);
   const titles = useMemo(() => {
@@ -61,7 +64,13 @@ export function ResultList({
           <ol class="results" data-testid="results" data-count={pages.length}>
             {shown.map((p) => (
               <li key={p.url}>
-                <ResultRow page={p} terms={terms} viaTitle={p.from ? titles.get(p.from) : undefined} actions={actions} />
+                <ResultRow
+                  page={p}
+                  terms={terms}
+                  viaTitle={p.from ? titles.get(p.from) : undefined}
+                  actions={actions}
+                  changed={changed}
+                />
               </li>
             ))}
           </ol>

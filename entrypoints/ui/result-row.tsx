@@ -12,6 +12,7 @@ import { type MessageKey, t } from './i18n';
 import { Icon } from './icon';
 import { LinkActions } from './link-actions';
 import { Location } from './location';
+import { SiteIcon } from './site-icon';
 import { safeHref } from './safe-href';
 
 const DATE_LABEL: Record<'published' | 'updated' | 'server', MessageKey> = {
@@ -23,12 +24,13 @@ const DATE_LABEL: Record<'published' | 'updated' | 'server', MessageKey> = {
 export interface RowActions {
   /** Hide this page from the list (kept in the crawl; the list offers "show hidden"). */
   onHide?(url: string): void;
-  /** More of the row, under its text (the judgement buttons: entrypoints/ui/feedback.tsx). */
+  /** More of the row's actions, in its one group of actions (the judgement buttons: entrypoints/ui/feedback.tsx). */
   extra?(page: PageResult): ComponentChildren;
 }
 
 /**
- * One result: title (two lines at most), location, snippet, date and "found via", and its actions. Everything depends
+ * One result in about 90 px: site icon, title (two lines at most) and badge; then "site › path", the date and "found
+ * via" on the left of one line, the row's actions grouped on its right; then two lines of snippet. Everything depends
  * on the page alone and is kept from one render to the next (same page object, same vnodes: Preact skips them), so a
  * list update re-renders only rows whose page changed.
  */
@@ -37,62 +39,77 @@ export function ResultRow({
   terms,
   viaTitle,
   actions,
+  changed,
 }: {
   page: PageResult;
   terms: Set<string>;
   /** The title of the page that led to this one, when the list holds it. */
   viaTitle?: string;
   actions?: RowActions;
+  /** A watch found this page changed since its last check: badged "changed", not "new". */
+  changed?: boolean;
 }) {
-  const body = useMemo(() => {
+  const head = useMemo(() => {
     const title = displayTitle(page);
+    return (
+      <div class="row-head">
+        <SiteIcon url={page.url} />
+        <a
+          class="title"
+          href={safeHref(page.url)}
+          target="_blank"
+          rel="noopener noreferrer"
+          data-testid="result-link"
+          title={title}
+        >
+          <Highlighted text={title} terms={terms} />
+        </a>
+        {page.isSeed ? (
+          <span class="badge search" data-testid="search-badge" title={t('searchBadgeTitle')}>
+            {t('searchBadge')}
+          </span>
+        ) : changed ? (
+          <span class="badge changed" data-testid="changed-badge" title={t('changedBadgeTitle')}>
+            {t('changedBadge')}
+          </span>
+        ) : (
+          <span class="badge" data-testid="fresh-badge" title={t('newBadgeTitle')}>
+            {t('newBadge')}
+          </span>
+        )}
+      </div>
+    );
+  }, [page, terms, changed]);
+  const where = useMemo(() => {
     const date = pageDate(page);
     const via = page.from && safeHref(page.from) ? page.from : undefined;
     return (
-      <>
-        <div class="row-head">
-          <a
-            class="title"
-            href={safeHref(page.url)}
-            target="_blank"
-            rel="noopener noreferrer"
-            data-testid="result-link"
-            title={title}
-          >
-            <Highlighted text={title} terms={terms} />
-          </a>
-          {page.isSeed ? (
-            <span class="badge search" data-testid="search-badge" title={t('searchBadgeTitle')}>
-              {t('searchBadge')}
-            </span>
-          ) : (
-            <span class="badge" data-testid="fresh-badge" title={t('newBadgeTitle')}>
-              {t('newBadge')}
-            </span>
-          )}
-        </div>
+      <div class="row-meta">
         <Location url={page.url} />
-        <div class="snippet" data-testid="result-snippet">
-          <Highlighted text={page.snippet} terms={terms} />
-        </div>
-        <div class="row-meta">
-          {date && (
-            <span class="date" data-testid="result-date" data-kind={date.kind} title={oneLine(date.raw)}>
-              {t(DATE_LABEL[date.kind], formatDate(date.time))}
-            </span>
-          )}
-          {via && (
-            <span class="via" data-testid="result-via">
-              {t('foundVia')}{' '}
-              <a href={via} target="_blank" rel="noopener noreferrer" title={oneLine(via)}>
-                {viaTitle ? oneLine(viaTitle) : displayLocation(via).site}
-              </a>
-            </span>
-          )}
-        </div>
-      </>
+        {date && (
+          <span class="date" data-testid="result-date" data-kind={date.kind} title={oneLine(date.raw)}>
+            {t(DATE_LABEL[date.kind], formatDate(date.time))}
+          </span>
+        )}
+        {via && (
+          <span class="via" data-testid="result-via">
+            {t('foundVia')}{' '}
+            <a href={via} target="_blank" rel="noopener noreferrer" title={oneLine(via)}>
+              {viaTitle ? oneLine(viaTitle) : displayLocation(via).site}
+            </a>
+          </span>
+        )}
+      </div>
     );
-  }, [page, terms, viaTitle]);
+  }, [page, viaTitle]);
+  const snippet = useMemo(
+    () => (
+      <div class="snippet" data-testid="result-snippet">
+        <Highlighted text={page.snippet} terms={terms} />
+      </div>
+    ),
+    [page, terms],
+  );
   return (
     <div
       class="row"
@@ -102,23 +119,40 @@ export function ResultRow({
       data-fresh={page.isSeed ? 'false' : 'true'}
       data-score={page.score.toFixed(4)}
     >
-      {body}
-      {actions?.extra?.(page)}
-      <div class="row-actions">
-        <LinkActions url={page.url} />
-        {actions?.onHide && (
-          <button
-            type="button"
-            class="icon"
-            data-testid="hide-result"
-            title={t('hideResult')}
-            aria-label={t('hideResult')}
-            onClick={() => actions.onHide?.(page.url)}
-          >
-            <Icon path="M3 3l18 18M10.6 5.1A10 10 0 0 1 12 5c6 0 10 7 10 7a17 17 0 0 1-3.2 3.9M6.6 6.6C3.7 8.5 2 12 2 12s4 7 10 7a9.7 9.7 0 0 0 5.4-1.6M9.9 9.9a3 3 0 0 0 4.2 4.2" />
-          </button>
-        )}
+      {head}
+      <div class="row-line">
+        {where}
+        <RowActionGroup>
+          <LinkActions url={page.url} />
+          {actions?.extra?.(page)}
+          {actions?.onHide && (
+            <button
+              type="button"
+              class="icon tip hide"
+              data-testid="hide-result"
+              title={t('hideResult')}
+              aria-label={t('hideResult')}
+              data-tip={t('hideResultShort')}
+              onClick={() => actions.onHide?.(page.url)}
+            >
+              <Icon path={HIDE_ICON} />
+            </button>
+          )}
+        </RowActionGroup>
       </div>
+      {snippet}
     </div>
+  );
+}
+
+/** "Remove from the list": a cross, apart from the thumbs (thumbs down judges the page; this only hides it). */
+const HIDE_ICON = 'M6 6l12 12M18 6L6 18';
+
+/** A row's actions, one group on the right of its location line. */
+export function RowActionGroup({ children }: { children: ComponentChildren }) {
+  return (
+    <fieldset class="row-actions" aria-label={t('rowActions')} data-testid="row-actions">
+      {children}
+    </fieldset>
   );
 }

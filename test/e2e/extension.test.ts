@@ -861,6 +861,8 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
 
     // Reopened: results first.
     await popup.close();
+    // The user's own tabs may have asked for icons; the popup must not add one.
+    const iconRequestsBefore = web.requests.filter((r) => /favicon|apple-touch-icon/.test(r.url)).length;
     const again = await driver.open(`popup.html?tab=${tabId}`, POPUP);
     await again.waitForSelector(tid('result-row'), { timeout: 60_000 });
     expect(await again.$eval(tid('popup'), (e) => e.getAttribute('data-first'))).toBe('results');
@@ -884,6 +886,46 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
     const headline = Number((await again.$eval(tid('new-count'), (e) => e.textContent ?? '')).match(/\d+/)?.[0]);
     expect(headline).toBeGreaterThan(0);
     expect(rows.length).toBe(Math.min(headline, rows.length));
+
+    // Rows are compact: a typical row (the median of those listed) at most 100 px tall at the popup's size.
+    const heights = await again.$$eval(tid('result-row'), (rs) => rs.map((r) => r.getBoundingClientRect().height));
+    const sorted = [...heights].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    console.log(
+      `${browserName} popup row height: median ${median.toFixed(1)} px, ${sorted[0].toFixed(1)}..${sorted[sorted.length - 1].toFixed(1)} (${sorted.length} rows)`,
+    );
+    expect(median).toBeLessThanOrEqual(100);
+    // Site icons come from the browser's favicon cache (Chromium) or are the site's letter (Firefox): never fetched.
+    const icons = await again.$$eval(`${tid('result-row')} ${tid('site-icon')}`, (els) =>
+      els.map((e) => (e.tagName === 'IMG' ? (e as HTMLImageElement).src : `letter:${e.textContent}`)),
+    );
+    expect(icons.length).toBe(heights.length);
+    for (const icon of icons) {
+      if (browserName === 'chromium') expect(icon).toMatch(/^chrome-extension:\/\/[a-z]+\/_favicon\/\?pageUrl=http/);
+      else expect(icon).toMatch(/^letter:[\p{L}\p{N}]$/u);
+    }
+    expect(web.requests.filter((r) => /favicon|apple-touch-icon/.test(r.url)).length).toBe(iconRequestsBefore);
+
+    // "N low-relevance pages hidden" lists exactly that many more rows.
+    const lowToggle = await again.$(tid('toggle-low'));
+    if (lowToggle) {
+      const low = Number((await lowToggle.evaluate((e) => e.textContent ?? '')).match(/\d+/)?.[0]);
+      await lowToggle.click();
+      await waitFor(
+        async () => (await again.$$eval(tid('result-row'), (rs) => rs.length)) === rows.length + low || null,
+        `${rows.length} + ${low} rows after showing the low-relevance pages`,
+      );
+      await clickTestId(again, 'toggle-low');
+      await waitFor(async () => (await again.$$eval(tid('result-row'), (rs) => rs.length)) === rows.length || null, 'rows back');
+    }
+
+    // "New crawl" opened over the results shows its whole form, the Crawl button inside the popup.
+    await again.click(`${tid('new-crawl')} > summary`);
+    await again.waitForSelector(`${tid('new-crawl')}[open] ${tid('crawl-button')}`, { timeout: 30_000 });
+    const formBottom = await again.$eval(`${tid('new-crawl')} ${tid('crawl-button')}`, (b) => b.getBoundingClientRect().bottom);
+    expect(formBottom).toBeLessThanOrEqual(POPUP.height);
+    await again.click(`${tid('new-crawl')} > summary`);
+    await again.waitForSelector(`${tid('new-crawl')}:not([open])`);
 
     // "N from your search" shows them.
     const toggle = await again.$eval(tid('toggle-search'), (e) => e.textContent ?? '');
@@ -1299,6 +1341,21 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
         30_000,
       );
       expect(notice.message).toMatch(/^\d+ new pages? on /);
+      // Changed rows say "changed", not "new"; watch rows carry the thumbs and "More like this" of other rows; the
+      // headline says how many the check found new, since when.
+      expect(await view.$$eval(`${tid('watch-changed')} ${tid('fresh-badge')}`, (els) => els.length)).toBe(0);
+      expect(await view.$$eval(`${tid('watch-changed')} ${tid('changed-badge')}`, (els) => els.length)).toBe(changed.length);
+      for (const part of ['watch-new', 'watch-changed']) {
+        for (const action of ['judge-up', 'judge-down', 'more-like-this']) {
+          const count = await view.$$eval(`${tid(part)} ${tid(action)}`, (els) => els.length);
+          expect(count, `${part} ${action}`).toBe(part === 'watch-new' ? added.length : changed.length);
+        }
+      }
+      await view.waitForFunction(
+        () =>
+          /^2 new since /.test(document.querySelector('[data-testid="headline"] [data-testid="watch-since"]')?.textContent ?? ''),
+        { timeout: 30_000 },
+      );
       // The watch's view, with its lists, light and dark: no serious or critical axe violation.
       expect(await axeProblems(view, browserName === 'chromium')).toEqual([]);
       expect((await textSizes(view)).small).toEqual([]);

@@ -94,8 +94,11 @@ describe('command-line arguments', () => {
       headless: true,
       pages: 100,
       screenshot: 'out.png',
-      build: false,
+      build: 'never',
     });
+    expect(parseDemoArgs([]).build).toBe('auto');
+    expect(parseDemoArgs(['--rebuild']).build).toBe('always');
+    expect(() => parseDemoArgs(['--rebuild', '--no-build'])).toThrow(/contradict/);
     expect(() => parseDemoArgs(['--pages', 'abc'])).toThrow(/--pages must be a whole number/);
     expect(() => parseDemoArgs(['--bogus'])).toThrow(UsageError);
   });

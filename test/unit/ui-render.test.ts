@@ -181,6 +181,42 @@ describe('crawl panel: refused hosts', () => {
   });
 });
 
+describe('result row parts', () => {
+  it("a watch's changed page is badged changed, not new; outside Chrome the site icon is its letter, fetched from nowhere", async () => {
+    const { ResultRow } = await import('../../entrypoints/ui/result-row');
+    const root = document.getElementById('root')!;
+    const page = { ...hostile, url: 'https://www.kaffee.example/a' };
+    const terms = new Set(['coffee']);
+    render(h(ResultRow, { page, terms, changed: true }), root as unknown as Element);
+    expect(root.querySelector('[data-testid=fresh-badge]')).toBeNull();
+    expect(root.querySelector('[data-testid=changed-badge]')!.textContent).toBe('changed');
+    const icon = root.querySelector('[data-testid=site-icon]')!;
+    expect(icon.tagName.toLowerCase()).toBe('span');
+    expect(icon.textContent).toBe('K');
+    render(h(ResultRow, { page, terms }), root as unknown as Element);
+    expect(root.querySelector('[data-testid=changed-badge]')).toBeNull();
+    expect(root.querySelector('[data-testid=fresh-badge]')).not.toBeNull();
+    render(null, root as unknown as Element);
+  });
+
+  it('"N new since <date>" only once a check has ended, with its count of new pages', async () => {
+    const { WatchSince } = await import('../../entrypoints/ui/watch-since');
+    const root = document.getElementById('root')!;
+    const since = Date.UTC(2026, 2, 4, 12);
+    const watched = (check: object) => ({ id: 'w', watch: { schedule: 'daily', nextDueAt: 0, check } }) as unknown as CrawlRecord;
+    render(h(WatchSince, { record: watched({ startedAt: since + 1, since }) }), root as unknown as Element);
+    expect(root.querySelector('[data-testid=watch-since]')).toBeNull();
+    render(
+      h(WatchSince, { record: watched({ startedAt: since + 1, since, endedAt: since + 2, newPages: 2 }) }),
+      root as unknown as Element,
+    );
+    const text = root.querySelector('[data-testid=watch-since]')!.textContent ?? '';
+    expect(text.startsWith('2 new since ')).toBe(true);
+    expect(text).toContain('2026');
+    render(null, root as unknown as Element);
+  });
+});
+
 describe('popup: what it opens on', () => {
   const record = (over: Partial<CrawlRecord>): CrawlRecord =>
     ({
