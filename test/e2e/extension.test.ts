@@ -291,7 +291,11 @@ describe.each(BROWSERS)('Forager in %s', (browserName) => {
       'the hostile row in the popup',
     );
     expect(inPopup.title).toContain(HOSTILE_TITLE_MARKUP);
-    expect(await popup.$$eval(`${tid('result-row')} script, ${tid('result-row')} img`, (els) => els.length)).toBe(0);
+    // The only image a row has is its site icon (Chrome's favicon cache), never one from the page's title.
+    const rowImages = `${tid('result-row')} script, ${tid('result-row')} img:not(${tid('site-icon')})`;
+    expect(await popup.$$eval(rowImages, (els) => els.length)).toBe(0);
+    const icons = await popup.$$eval(`${tid('result-row')} img`, (els) => els.map((e) => e.getAttribute('src') ?? ''));
+    for (const src of icons) expect(src).toMatch(/^chrome-extension:\/\/[a-p]+\/_favicon\/\?/);
     expect(await popup.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
     await popup.close();
 
