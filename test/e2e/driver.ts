@@ -142,6 +142,8 @@ class ChromiumDriver implements ExtensionDriver {
     private readonly relaunch: () => Promise<ChromiumSession>,
     closeBrowser: () => Promise<void>,
     private readonly cleanup: () => void,
+    /** The build has the e2e test handle (globalThis.forager); a store build has none. */
+    private readonly handle: boolean,
   ) {
     this.closeBrowser = closeBrowser;
   }
@@ -176,6 +178,7 @@ class ChromiumDriver implements ExtensionDriver {
       start,
       chromium.close,
       removeAll,
+      !opts.store,
     );
     await driver.waitForBackground();
     return driver;
@@ -260,7 +263,7 @@ class ChromiumDriver implements ExtensionDriver {
   }
 
   async waitForBackground(): Promise<void> {
-    this.worker = await backgroundWorker(this.browser, this.extensionId, 90_000);
+    this.worker = await backgroundWorker(this.browser, this.extensionId, 90_000, this.handle);
   }
 
   async close(): Promise<void> {
@@ -303,8 +306,10 @@ class FirefoxDriver implements ExtensionDriver {
       throw e;
     });
     const driver = new FirefoxDriver(firefox.browser, firefox.base, downloads.dir, start, firefox.close, removeAll);
-    // Pages opened before the background has registered its listeners would find nobody to answer them.
-    await driver.background(() => true);
+    // Pages opened before the background has registered its listeners would find nobody to answer them. A store
+    // build has no test handle to wait for: its script running is what there is.
+    if (opts.store) await driver.waitForBackground();
+    else await driver.background(() => true);
     return driver;
   }
 

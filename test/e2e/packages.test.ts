@@ -101,8 +101,8 @@ describe('the store packages', () => {
     async (name) => {
       const driver = await launchDriver(name, { store: true });
       try {
-        // The background came up (launchDriver waits for it) and answers.
-        expect(await driver.background((f) => f.store.listCrawls())).toEqual([]);
+        // The background came up (launchDriver waits for it); it answers the pages below (the options page counts the
+        // crawls by asking it). A store build has no test handle to ask it directly.
         const popup = await driver.open('popup.html', { width: 420, height: 600 });
         await popup.waitForSelector(tid('start-section'), { timeout: 60_000 });
         await popup.close();
