@@ -287,6 +287,8 @@ class FirefoxDriver implements ExtensionDriver {
     private readonly relaunch: () => Promise<FirefoxSession>,
     private closeBrowser: () => Promise<void>,
     private readonly cleanup: () => void,
+    /** The build has the e2e test handle (globalThis.forager); a store build has none. */
+    private readonly handle: boolean,
   ) {}
 
   static async launch(zip: string, opts: LaunchOptions): Promise<FirefoxDriver> {
@@ -305,7 +307,7 @@ class FirefoxDriver implements ExtensionDriver {
       removeAll();
       throw e;
     });
-    const driver = new FirefoxDriver(firefox.browser, firefox.base, downloads.dir, start, firefox.close, removeAll);
+    const driver = new FirefoxDriver(firefox.browser, firefox.base, downloads.dir, start, firefox.close, removeAll, !opts.store);
     // Pages opened before the background has registered its listeners would find nobody to answer them. A store
     // build has no test handle to wait for: its script running is what there is.
     if (opts.store) await driver.waitForBackground();
@@ -419,7 +421,7 @@ class FirefoxDriver implements ExtensionDriver {
         100,
       ),
     );
-    await this.background(() => true);
+    if (this.handle) await this.background(() => true);
   }
 
   async close(): Promise<void> {
