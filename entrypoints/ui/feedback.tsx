@@ -18,7 +18,7 @@ import {
 } from '../../lib/app';
 import { errorMessage, type JudgementValue, type PageResult } from '../../lib/engine';
 import { request } from './api';
-import { Icon } from './icon';
+import { IconButton } from './icon';
 import { t } from './i18n';
 
 const THUMB_UP = 'M7 10v11H3V10h4zm0 0l4-8a3 3 0 0 1 3 3v4h5.5a2 2 0 0 1 2 2.3l-1.4 8A2 2 0 0 1 18.1 21H7';
@@ -41,41 +41,34 @@ export function RowFeedback({
   const title = oneLine(displayTitle(page));
   return (
     <span class="row-feedback" data-testid="row-feedback" data-judgement={value}>
-      <button
-        type="button"
-        class="icon judge tip"
-        data-testid="judge-up"
-        data-tip={t('judgeUpShort')}
-        aria-pressed={value === 1}
-        aria-label={t('judgeUpLabel', title)}
+      <IconButton
+        icon={THUMB_UP}
+        extraClass="judge"
+        testid="judge-up"
+        tip={t('judgeUpShort')}
+        pressed={value === 1}
+        label={t('judgeUpLabel', title)}
         title={value === 1 ? t('judgeUndoTitle') : t('judgeUpTitle')}
         onClick={() => onJudge(value === 1 ? 0 : 1)}
-      >
-        <Icon path={THUMB_UP} />
-      </button>
-      <button
-        type="button"
-        class="icon judge tip"
-        data-testid="judge-down"
-        data-tip={t('judgeDownShort')}
-        aria-pressed={value === -1}
-        aria-label={t('judgeDownLabel', title)}
+      />
+      <IconButton
+        icon={THUMB_DOWN}
+        extraClass="judge"
+        testid="judge-down"
+        tip={t('judgeDownShort')}
+        pressed={value === -1}
+        label={t('judgeDownLabel', title)}
         title={value === -1 ? t('judgeUndoTitle') : t('judgeDownTitle')}
         onClick={() => onJudge(value === -1 ? 0 : -1)}
-      >
-        <Icon path={THUMB_DOWN} />
-      </button>
-      <button
-        type="button"
-        class="icon tip"
-        data-testid="more-like-this"
+      />
+      <IconButton
+        icon={MORE_LIKE}
+        testid="more-like-this"
+        tip={t('moreLikeThis')}
+        label={t('moreLikeThis')}
         title={t('moreLikeThisTitle')}
-        aria-label={t('moreLikeThis')}
-        data-tip={t('moreLikeThis')}
         onClick={onMoreLikeThis}
-      >
-        <Icon path={MORE_LIKE} />
-      </button>
+      />
     </span>
   );
 }

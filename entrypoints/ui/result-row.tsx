@@ -9,7 +9,7 @@ import { displayLocation, displayTitle, formatDate, oneLine, pageDate } from '..
 import type { PageResult } from '../../lib/engine';
 import { Highlighted } from './highlighted';
 import { type MessageKey, t } from './i18n';
-import { Icon } from './icon';
+import { IconButton } from './icon';
 import { LinkActions } from './link-actions';
 import { Location } from './location';
 import { SiteIcon } from './site-icon';
@@ -126,17 +126,14 @@ export function ResultRow({
           <LinkActions url={page.url} />
           {actions?.extra?.(page)}
           {actions?.onHide && (
-            <button
-              type="button"
-              class="icon tip hide"
-              data-testid="hide-result"
-              title={t('hideResult')}
-              aria-label={t('hideResult')}
-              data-tip={t('hideResultShort')}
+            <IconButton
+              icon={HIDE_ICON}
+              extraClass="hide"
+              testid="hide-result"
+              tip={t('hideResultShort')}
+              label={t('hideResult')}
               onClick={() => actions.onHide?.(page.url)}
-            >
-              <Icon path={HIDE_ICON} />
-            </button>
+            />
           )}
         </RowActionGroup>
       </div>

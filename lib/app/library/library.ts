@@ -73,24 +73,21 @@ export class Library {
 
   /** Pages of a crawl were stored: index them (a page already indexed is replaced). Additions apply in call order. */
   add(crawlId: string, pages: readonly PageResult[]): Promise<void> {
-    const run = this.adding.then(async () => {
-      if (pages.length === 0 || this.removed.has(crawlId)) return;
-      const segment = await this.loadSegment(crawlId);
-      if (this.removed.has(crawlId)) return;
-      segment.add(pages);
-      this.markDirty(crawlId);
-    });
-    this.adding = run.catch(() => undefined);
-    return run;
+    return this.change(crawlId, pages, (segment) => segment.add(pages));
   }
 
   /** Pages of a crawl were deleted from the store: they leave its segment (after the additions asked for before). */
   removePages(crawlId: string, pages: readonly PageResult[]): Promise<void> {
+    return this.change(crawlId, pages, (segment) => segment.remove(pages));
+  }
+
+  /** Applies `edit` to a crawl's segment after every change asked for before, unless there is nothing or no crawl. */
+  private change(crawlId: string, pages: readonly PageResult[], edit: (segment: SearchIndex) => void): Promise<void> {
     const run = this.adding.then(async () => {
       if (pages.length === 0 || this.removed.has(crawlId)) return;
       const segment = await this.loadSegment(crawlId);
       if (this.removed.has(crawlId)) return;
-      segment.remove(pages);
+      edit(segment);
       this.markDirty(crawlId);
     });
     this.adding = run.catch(() => undefined);

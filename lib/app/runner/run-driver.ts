@@ -88,8 +88,9 @@ export async function startRun(ctx: RunContext, record: CrawlRecord): Promise<Ru
   let topic: Topic;
   let resumeFrom = checkpoint ?? undefined;
   try {
-    topic = await analysedTopic(ctx.deps.evaluator, record.topic);
+    // A run from a checkpoint goes on with the checkpoint's topic; the record's is read only for a run from the seeds.
     if (resumeFrom) resumeFrom = { ...resumeFrom, topic: await analysedTopic(ctx.deps.evaluator, resumeFrom.topic) };
+    topic = resumeFrom ? resumeFrom.topic : await analysedTopic(ctx.deps.evaluator, record.topic);
   } catch (error) {
     const text = `Forager could not read the topic (${errorMessage(error)}).`;
     await ctx.fail(record.id, text);

@@ -1159,14 +1159,25 @@ class Weighted {
     return snippet;
   }
 
+  /** The main text for the library's full-text index: {@link wholeMainText} cut at a word within MAIN_TEXT_CHARS. */
   mainText(): string {
-    this.main ??= mainTextOf(this.pass.text, this.pass.runs.text, this.pass.runs.kind, this.runs.weight, this.pass.headline);
-    return this.main;
+    if (this.main === undefined) this.readMainText();
+    return this.main as string;
   }
 
   contentHash(): string {
-    this.hash ??= hashText(this.wholeMainText());
-    return this.hash;
+    if (this.hash === undefined) this.readMainText();
+    return this.hash as string;
+  }
+
+  /**
+   * The main text and its hash from one reading of the whole main text, which is not kept: a reading cached for
+   * many topics (the lab's) keeps the two short results only.
+   */
+  private readMainText(): void {
+    const whole = this.wholeMainText();
+    this.main = cutAtWord(whole, MAIN_TEXT_CHARS);
+    this.hash = hashText(whole);
   }
 
   /**
@@ -1175,65 +1186,37 @@ class Weighted {
    * so a new date in a footer or another advert leaves the hash as it was.
    */
   wholeMainText(): string {
-    const p = this.pass;
-    return collapse(heaviestText(p.text, p.runs.text, p.runs.kind, this.runs.weight, Number.POSITIVE_INFINITY, p.headline));
+    return collapse(heaviestText(this.pass, this.runs.weight, Number.POSITIVE_INFINITY));
   }
 
   /** The language detected from the heaviest text (none when most words are stop words of the language read in). */
   detected(): string | undefined {
     if (this.language === null) {
       const p = this.pass;
-      const sample =
-        p.stopShare < OWN_STOP_SHARE ? detectionSample(p.text, p.runs.text, p.runs.kind, this.runs.weight, p.headline) : '';
+      // Up to DETECT_CHARS characters of the heaviest text, raw.
+      const sample = p.stopShare < OWN_STOP_SHARE ? heaviestText(p, this.runs.weight, DETECT_CHARS) : '';
       this.language = detectLanguage(sample);
     }
     return this.language;
   }
 }
 
-/** Up to DETECT_CHARS characters of the page's heaviest text, raw, for the language detector. */
-function detectionSample(
-  text: TextView,
-  runText: ArrayLike<number>,
-  runKind: ArrayLike<number>,
-  weight: Float64Array,
-  headline: readonly [number, number],
-): string {
-  return heaviestText(text, runText, runKind, weight, DETECT_CHARS, headline);
-}
-
-/**
- * The page's main text for the library's full-text index: its heaviest text (as the snippet and the detector read it),
- * whitespace collapsed, cut at a word within MAIN_TEXT_CHARS.
- */
-function mainTextOf(
-  text: TextView,
-  runText: ArrayLike<number>,
-  runKind: ArrayLike<number>,
-  weight: Float64Array,
-  headline: readonly [number, number],
-): string {
-  // Raw text holds runs of whitespace: read twice the cap, then cut what is left after collapsing.
-  const s = collapse(heaviestText(text, runText, runKind, weight, MAIN_TEXT_CHARS * 2, headline));
-  if (s.length <= MAIN_TEXT_CHARS) return s;
-  const space = s.lastIndexOf(' ', MAIN_TEXT_CHARS);
-  return s.slice(0, space > MAIN_TEXT_CHARS / 2 ? space : MAIN_TEXT_CHARS);
+/** `s` cut at a word within `max` characters (at `max` when the last word before it starts in the first half). */
+function cutAtWord(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const space = s.lastIndexOf(' ', max);
+  return s.slice(0, space > max / 2 ? space : max);
 }
 
 /**
  * Up to `max` characters of the text of the heaviest runs (full weight, else any but boilerplate), in page order,
  * the headline's runs left out unless nothing else is left.
  */
-function heaviestText(
-  text: TextView,
-  runText: ArrayLike<number>,
-  runKind: ArrayLike<number>,
-  weight: Float64Array,
-  max: number,
-  headline: readonly [number, number],
-): string {
+function heaviestText(pass: TextPass, weight: Float64Array, max: number): string {
+  const { text } = pass;
+  const { text: runText, kind: runKind } = pass.runs;
   let top = -1;
-  let [skipFrom, skipTo] = headline;
+  let [skipFrom, skipTo] = pass.headline;
   for (let r = 0; r < weight.length; r++) if (runKind[r] !== KIND_BOILER && weight[r] > top) top = weight[r];
   let other = false;
   for (let r = 0; r < weight.length && !other; r++)
