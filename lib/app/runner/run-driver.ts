@@ -4,14 +4,7 @@
  * pages and skips to the writer, writes the pause point when pausing, and writes the final state. The runner's
  * commands (crawl-runner.ts) decide when a run starts and what the user changes; this decides nothing of that.
  */
-import {
-  type Crawl,
-  type CrawlEvent,
-  type CrawlOptions,
-  type CrawlStats,
-  errorMessage,
-  type PageResult,
-} from '../../engine';
+import { type Crawl, type CrawlEvent, type CrawlOptions, type CrawlStats, errorMessage, type PageResult } from '../../engine';
 import type { CrawlRecord, RefusedHosts, RunFetcher } from '../model/records';
 import { crawlPolicy } from '../rules/settings';
 import { ProgressWriter } from './progress-writer';
