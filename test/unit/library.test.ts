@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import { type BackgroundParts, createBackgroundApp } from '../../lib/app/background/background-app';
 import { toJson } from '../../lib/app/export';
-import { describeStrategies } from '../../lib/app/background/handlers';
+import { nodeBackgroundParts } from '../../harness/background-parts';
 import {
   crawlsToDelete,
   INDEX_VERSION,
@@ -15,8 +15,6 @@ import {
 import type { CrawlRecord, CrawlStore } from '../../lib/app/store';
 import { createIdbStore } from '../../lib/app/adapters/idb-store';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
-import { localEvaluator } from '../../lib/engine/html/evaluate';
-import { listStrategies } from '../../lib/engine/strategies/index';
 import type { FetchOutcome, PageFetcher, PageResult } from '../../lib/engine/types';
 
 const EXT = 'ext-id';
@@ -38,22 +36,8 @@ function fetcher(): PageFetcher {
 
 function parts(store: CrawlStore, extra: Partial<BackgroundParts> = {}): BackgroundParts {
   return {
-    store,
-    evaluator: localEvaluator,
+    ...nodeBackgroundParts(store, { extensionId: EXT, ownPagePrefix: OWN }),
     makeFetcher: () => fetcher(),
-    strategies: () => describeStrategies(listStrategies()),
-    inspectTab: async (tabId: number) => ({ tabId, url: 'https://x.example/', title: 'x', serp: null }),
-    session: { present: async () => true, set: async () => {} },
-    keepAlive: {
-      ping: () => {},
-      startAlarm: () => {},
-      stopAlarm: () => {},
-      intervalMs: 20_000,
-      setInterval: () => 1,
-      clearInterval: () => {},
-    },
-    extensionId: EXT,
-    ownPagePrefix: OWN,
     liveIntervalMs: 1,
     onError: (e) => {
       throw e;

@@ -5,7 +5,6 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BackgroundApp, type BackgroundParts, createBackgroundApp } from '../../lib/app/background/background-app';
-import { describeStrategies } from '../../lib/app/background/handlers';
 import type { CrawlRecord, CrawlStore, WatchState } from '../../lib/app/model/records';
 import { createMemoryStore } from '../../lib/app/store/memory-store';
 import {
@@ -22,9 +21,8 @@ import {
   watchPageCap,
 } from '../../lib/app/watch';
 import { createFetcher } from '../../lib/engine/fetch/fetcher';
-import { localEvaluator } from '../../lib/engine/html/evaluate';
-import { listStrategies } from '../../lib/engine/strategies/index';
 import type { PageResult } from '../../lib/engine/types';
+import { nodeBackgroundParts } from '../../harness/background-parts';
 import { startGrowingSite } from '../../harness/growing-site';
 import { seedsFor } from '../../harness/testweb/generate';
 import { ResponseGate } from '../../harness/testweb/gate';
@@ -156,22 +154,9 @@ describe('watch checks against the test web', () => {
   const EXT = 'ext-id';
   const OWN = 'chrome-extension://ext-id/';
   const parts = (store: CrawlStore, browserStart: boolean): BackgroundParts => ({
-    store,
-    evaluator: localEvaluator,
+    ...nodeBackgroundParts(store, { extensionId: EXT, ownPagePrefix: OWN }),
     makeFetcher: () => createFetcher({ politenessDelayMs: 0, maxInFlight: 4, urlPolicy: { allowPrivate: 'loopback' } }),
-    strategies: () => describeStrategies(listStrategies()),
-    inspectTab: async (tabId: number) => ({ tabId, url: '', title: '', serp: null }),
     session: { present: async () => !browserStart, set: async () => {} },
-    keepAlive: {
-      ping: () => {},
-      startAlarm: () => {},
-      stopAlarm: () => {},
-      intervalMs: 20_000,
-      setInterval: () => 1,
-      clearInterval: () => {},
-    },
-    extensionId: EXT,
-    ownPagePrefix: OWN,
     liveIntervalMs: 1,
     now: () => clock,
     conditions: async () => conditions,
