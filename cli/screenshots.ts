@@ -1,135 +1,131 @@
 /**
- * `npx tsx cli/screenshots.ts [--out DIR] [--no-build]`: screenshots of every view of the extension, light and dark,
- * made from the demo (the generated test web and the local results page, headless Chromium, site access granted at
- * install as for the e2e tests). Views: the popup before a crawl, mid-crawl, after it, with a long crawl name; the
- * results page of the crawl; all crawls; the start view (`#/new`); the options page when the build has one.
- * Prints the time from the Crawl click to the first new page shown in the popup.
- *
- * Files: DIR/<view>-<light|dark>.png (default DIR docs/screenshots).
+ * `npx tsx cli/screenshots.ts [--out DIR] [--browsers chromium,firefox]`: screenshots of every view of the extension
+ * in Chromium and Firefox, light and dark, the popup at its real size (460 × 600), made from the demo (the generated
+ * test web and the local results page) with the e2e packages (`npm run zip:e2e` first: site access granted at
+ * install, as a headless browser cannot click the prompt). The views are docs/screenshots/manifest.json's; a unit test
+ * (test/unit/screenshots-manifest.test.ts) checks the files against it, so a view added there and not shot here fails.
+ * Files: DIR/<browser>/<view>-<light|dark>.png (default DIR docs/screenshots). Dark is forced through the root's
+ * `color-scheme` (the pages' colours are light-dark() pairs), which both browsers honour alike.
+ * Part of the release routine (docs/building.md).
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer';
-import {
-  buildExtension,
-  launchChromium,
-  openExtensionPage,
-  ROOT,
-  startDemoSerp,
-  startFromForm,
-  tabIdOf,
-  tid,
-  waitFor,
-  waitForStatus,
-} from '../harness/browsers';
+import { ROOT, startDemoSerp, startFromForm, tid, waitFor, waitForStatus } from '../harness/browsers';
 import { startTestWeb } from '../harness/testweb/server';
-import { errorMessage } from '../lib/engine';
+import { errorMessage, type PageResult } from '../lib/engine';
+// The e2e driver is the one way this project drives both browsers alike (background, tabs, extension pages).
+import { BROWSERS, type BrowserName, type ExtensionDriver, launchDriver } from '../harness/driver';
 
 const argv = process.argv.slice(2);
-const outArg = argv.indexOf('--out');
-const outDir = path.resolve(outArg >= 0 ? argv[outArg + 1] : path.join(ROOT, 'docs/screenshots'));
-const build = !argv.includes('--no-build');
-const LONG_NAME =
-  'How do closures, promises and the event loop interact in modern JavaScript runtimes, and when should I use async iterators';
+const optionOf = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
+const outDir = path.resolve(optionOf('--out') ?? path.join(ROOT, 'docs/screenshots'));
+const browsers = (optionOf('--browsers')?.split(',') ?? BROWSERS) as BrowserName[];
+const manifest = JSON.parse(readFileSync(path.join(ROOT, 'docs/screenshots/manifest.json'), 'utf8')) as {
+  views: { name: string }[];
+  schemes: ('light' | 'dark')[];
+};
 
 const POPUP = { width: 460, height: 600 };
 const PAGE = { width: 1280, height: 800 };
 
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const scheme of ['light', 'dark'] as const) {
-    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: scheme }]);
+/** One view, in every scheme of the manifest. */
+async function shoot(page: Page, browser: BrowserName, view: string, shot: Set<string>): Promise<void> {
+  if (!manifest.views.some((v) => v.name === view)) throw new Error(`view ${view} is not in the manifest`);
+  for (const scheme of manifest.schemes) {
+    await page.evaluate((s) => {
+      document.documentElement.style.colorScheme = s;
+    }, scheme);
     // Let a frame render in the new scheme.
     await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-    const file = path.join(outDir, `${name}-${scheme}.png`);
+    const file = path.join(outDir, browser, `${view}-${scheme}.png`);
     await page.screenshot({ path: file as `${string}.png` });
     console.error(`  ${path.relative(ROOT, file)}`);
   }
-  await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+  await page.evaluate(() => document.documentElement.style.removeProperty('color-scheme'));
+  shot.add(view);
+}
+
+async function shootBrowser(name: BrowserName): Promise<void> {
+  mkdirSync(path.join(outDir, name), { recursive: true });
+  const web = await startTestWeb({ seed: 1 });
+  const serp = await startDemoSerp(web);
+  let driver: ExtensionDriver | undefined;
+  const shot = new Set<string>();
+  try {
+    driver = await launchDriver(name);
+    const d = driver;
+    const tab = await d.browser.newPage();
+    await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
+    const tabId = await d.tabId(serp.url);
+
+    const popup = await d.open(`popup.html?tab=${tabId}`, POPUP);
+    await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    await shoot(popup, name, 'popup-start', shot);
+
+    // A polite crawl (1 s between requests to one site), slow enough to be caught mid-way.
+    const id = await startFromForm(popup, { maxPages: 40, politenessDelayMs: 1000 });
+    await waitFor(() => popup.$$(tid('result-row')).then((rows) => rows.length >= 8 || null), 'rows in the popup', 180_000);
+    await popup.evaluate(() => document.querySelector('.list-box')?.scrollTo(0, 0));
+    await shoot(popup, name, 'popup-crawling', shot);
+    await waitForStatus(popup, ['done', 'stopped', 'error'], 900_000);
+    await popup.close();
+
+    const again = await d.open(`popup.html?tab=${tabId}`, POPUP);
+    await again.waitForSelector(tid('result-row'), { timeout: 60_000 });
+    await shoot(again, name, 'popup-idle', shot);
+    await again.click(`${tid('new-crawl')} > summary`);
+    await again.waitForSelector(`${tid('new-crawl')}[open] ${tid('crawl-button')}`, { timeout: 30_000 });
+    await shoot(again, name, 'popup-new-crawl', shot);
+    await again.close();
+
+    const results = await d.open(`results.html#/crawl/${encodeURIComponent(id)}`, PAGE);
+    await results.waitForSelector(tid('result-row'), { timeout: 60_000 });
+    await shoot(results, name, 'results', shot);
+    await results.close();
+
+    // A watch and one check, after the web changed: two pages with new text, one page added.
+    const pages = (await d.background((f, crawlId) => f.store.getPages(crawlId), id)) as PageResult[];
+    const keyOf = (url: string) => [...web.web.pages.values()].find((p) => web.urlOf(p) === url)?.key;
+    const articles = pages.filter((p) => !p.isSeed && keyOf(p.url)).sort((a, b) => b.score - a.score);
+    for (const p of articles.slice(0, 2)) web.changePage(keyOf(p.url) as string);
+    if (articles[2]) web.addPage(keyOf(articles[2].url) as string, 'watch-screenshot');
+    const watch = await d.open(`results.html#/crawl/${encodeURIComponent(id)}`, PAGE);
+    await watch.waitForSelector(tid('watch-panel'), { timeout: 60_000 });
+    await watch.click(tid('watch-button'));
+    await watch.waitForSelector(`${tid('watch-panel')}[data-watched="true"]`, { timeout: 60_000 });
+    await watch.click(tid('check-now'));
+    await watch.waitForSelector(`${tid('watch-panel')}[data-check-ended]:not([data-check-ended=""])`, { timeout: 600_000 });
+    await watch.evaluate(() => window.scrollTo(0, 0));
+    await shoot(watch, name, 'watch', shot);
+    await watch.close();
+
+    const library = await d.open('library.html', PAGE);
+    await library.waitForSelector(tid('library-search'), { timeout: 60_000 });
+    await library.type(tid('library-search'), serp.query.split(' ').slice(0, 2).join(' '));
+    await waitFor(() => library.$(`${tid('library-hits')} li`), 'library hits', 60_000);
+    await shoot(library, name, 'library', shot);
+    await library.close();
+
+    const options = await d.open('options.html', { width: 900, height: 800 });
+    await options.waitForSelector(tid('options'), { timeout: 30_000 });
+    await shoot(options, name, 'options', shot);
+    await options.close();
+    await tab.close();
+
+    const missing = manifest.views.map((v) => v.name).filter((v) => !shot.has(v));
+    if (missing.length > 0) throw new Error(`not shot in ${name}: ${missing.join(', ')}`);
+  } finally {
+    await driver?.close();
+    await serp.close();
+    await web.close();
+  }
 }
 
 async function main(): Promise<void> {
-  mkdirSync(outDir, { recursive: true });
-  const ext = path.join(ROOT, '.output/e2e');
-  let dir = path.join(ext, 'chrome-mv3');
-  if (build || !existsSync(path.join(dir, 'manifest.json'))) {
-    console.error('Building the extension (site access granted up front)…');
-    dir = await buildExtension({ browser: 'chrome', e2e: true, outDir: ext });
-  }
-  const web = await startTestWeb({ seed: 1 });
-  const serp = await startDemoSerp(web);
-  const chromium = await launchChromium(dir, { headless: true });
-  try {
-    const worker = await chromium.worker();
-    const [first] = await chromium.browser.pages();
-    const tab = first ?? (await chromium.browser.newPage());
-    await tab.goto(serp.url, { waitUntil: 'domcontentloaded' });
-    const tabId = await tabIdOf(worker, serp.url);
-    const open = (file: string, viewport = PAGE) => openExtensionPage(chromium.browser, chromium.extensionId, file, viewport);
-
-    const popup = await open(`popup.html?tab=${tabId}`, POPUP);
-    await popup.waitForSelector(tid('start-form'), { timeout: 60_000 });
-    await shoot(popup, 'popup-start');
-
-    // A polite crawl (1 s between requests to one site), slow enough to be seen mid-way.
-    const t0 = Date.now();
-    const id = await startFromForm(popup, { maxPages: 150, politenessDelayMs: 1000 }).catch(async (error: unknown) => {
-      await popup.screenshot({ path: path.join(outDir, 'failed-start.png') as `${string}.png` });
-      throw error;
-    });
-    const firstNew = await waitFor(
-      () => popup.$(`${tid('result-row')}[data-fresh="true"]`).then((el) => (el ? Date.now() - t0 : null)),
-      'a new page in the popup',
-      120_000,
-      20,
-    );
-    console.log(`Click to first new row in the popup: ${firstNew} ms`);
-    await waitFor(() => popup.$$(tid('result-row')).then((rows) => rows.length >= 12), 'a dozen rows in the popup', 120_000);
-    await shoot(popup, 'popup-running');
-    await waitForStatus(popup, ['done', 'stopped', 'error'], 600_000);
-    await popup.evaluate(() => window.scrollTo(0, 0));
-    await shoot(popup, 'popup-done');
-
-    // The popup reopened (as a returning user sees it).
-    const again = await open(`popup.html?tab=${tabId}`, POPUP);
-    await again.waitForSelector(tid('crawl-panel'), { timeout: 60_000 });
-    await waitFor(() => again.$(tid('result-row')), 'rows in the reopened popup');
-    await shoot(again, 'popup-reopened');
-
-    await worker.evaluate(
-      async (crawlId, name) => {
-        const f = (globalThis as unknown as { forager: { handle(m: unknown): Promise<unknown> } }).forager;
-        await f.handle({ type: 'forager/rename', id: crawlId, name });
-      },
-      id,
-      LONG_NAME,
-    );
-    await again.reload({ waitUntil: 'domcontentloaded' });
-    await waitFor(() => again.$(tid('result-row')), 'rows in the popup');
-    await shoot(again, 'popup-long-name');
-
-    const results = await open(`results.html#/crawl/${encodeURIComponent(id)}`);
-    await waitFor(() => results.$(tid('result-row')), 'rows on the results page');
-    await shoot(results, 'results-crawl');
-
-    const list = await open('results.html#/');
-    await list.waitForSelector(tid('crawl-item'), { timeout: 30_000 });
-    await shoot(list, 'results-all-crawls');
-
-    const start = await open(
-      `results.html#/new?topic=${encodeURIComponent(serp.query)}&seed=${encodeURIComponent(serp.seeds[0])}`,
-    );
-    await start.waitForSelector(tid('start-form'), { timeout: 30_000 });
-    await shoot(start, 'results-new');
-
-    if (existsSync(path.join(dir, 'options.html'))) {
-      const options = await open('options.html', { width: 900, height: 800 });
-      await options.waitForSelector(tid('options'), { timeout: 30_000 });
-      await shoot(options, 'options');
-    }
-  } finally {
-    await chromium.close();
-    await serp.close();
-    await web.close();
+  for (const name of browsers) {
+    console.error(`${name}:`);
+    await shootBrowser(name);
   }
 }
 
