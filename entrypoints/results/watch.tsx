@@ -4,7 +4,7 @@
  * crawl view lists those below). Worked out from the crawl's own pages, live as a check streams them in.
  */
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { type CrawlRecord, diffPages, formatDate, type WatchDiff, type WatchSchedule } from '../../lib/app';
+import { type CrawlRecord, diffPages, formatDateTime, type WatchDiff, type WatchSchedule } from '../../lib/app';
 import { errorMessage, type PageResult } from '../../lib/engine';
 import { request } from '../ui/api';
 import { ResultList } from '../ui/result-list';
@@ -31,8 +31,6 @@ export function WatchNote({ record }: { record: CrawlRecord }) {
     </span>
   );
 }
-
-const when = (time: number) => new Date(time).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function WatchPanel({
   record,
@@ -137,21 +135,21 @@ export function WatchPanel({
           : !check
             ? t('watchNever')
             : check.outcome === 'done'
-              ? t('watchLastCheck', when(check.startedAt), check.newPages ?? 0, check.changedPages ?? 0, check.notModified ?? 0)
-              : t('watchLastStopped', when(check.startedAt))}
+              ? t('watchLastCheck', formatDateTime(check.startedAt), check.newPages ?? 0, check.changedPages ?? 0, check.notModified ?? 0)
+              : t('watchLastStopped', formatDateTime(check.startedAt))}
       </p>
       <p class="muted" data-testid="watch-next">
-        {t('watchNext', when(watch.nextDueAt))}
+        {t('watchNext', formatDateTime(watch.nextDueAt))}
       </p>
       {watch.skipped && (
         <p class="message" data-testid="watch-skipped" data-reason={watch.skipped.reason}>
-          {t(watch.skipped.reason === 'metered' ? 'watchSkippedMetered' : 'watchSkippedBattery', when(watch.skipped.at))}
+          {t(watch.skipped.reason === 'metered' ? 'watchSkippedMetered' : 'watchSkippedBattery', formatDateTime(watch.skipped.at))}
         </p>
       )}
       {check && diff && (
         <>
           <section data-testid="watch-new" data-count={diff.added.length}>
-            <h4>{t('watchNewSince', formatDate(check.since))}</h4>
+            <h4>{t('watchNewSince', formatDateTime(check.since))}</h4>
             <ResultList
               pages={diff.added}
               topic={record.topic.keywords}

@@ -72,6 +72,9 @@ export function CrawlPanel({
     }
   };
   const running = record.status === 'running';
+  // After a watch's check the run's own count (pages that check read) would sit beside the crawl's total as if it
+  // were the crawl's; what the check found new says it instead, and the watch panel has the check's counts.
+  const checkEnded = !running && record.watch?.check?.endedAt !== undefined;
   const resumable = record.status === 'paused' || record.status === 'stopped' || record.status === 'error';
   const left = running ? timeLeft({ ...s, elapsedMs: elapsed }) : null;
   const refused = (record.refusedHosts?.privateAddress ?? 0) + (record.refusedHosts?.notContacted ?? 0);
@@ -87,15 +90,13 @@ export function CrawlPanel({
         <strong data-testid="new-count">{tn(counts.newRelevant, 'newRelevantOne', 'newRelevant')}</strong>
         <span class="muted">
           {' · '}
-          <span data-testid="stat-pages">{t('pagesChecked', s.pagesEvaluated, s.maxPages)}</span>
+          {checkEnded ? (
+            <WatchSince record={record} />
+          ) : (
+            <span data-testid="stat-pages">{t('pagesChecked', s.pagesEvaluated, s.maxPages)}</span>
+          )}
           {left !== null && ` · ${leftText(left)}`}
         </span>
-        {record.watch?.check?.endedAt !== undefined && (
-          <span class="muted">
-            {' · '}
-            <WatchSince record={record} />
-          </span>
-        )}
       </p>
       <div
         class="progress"

@@ -1,9 +1,9 @@
 /**
  * "N new since <date>" for a watched crawl whose last check has ended: the pages that check found new, counted as the
- * watch's list counts them (lib/app/watch: diffPages), since the check before it, the date in the user's locale.
+ * watch's list counts them (lib/app/watch: diffPages), since the check before it began, dated and timed in the user's locale (a watch may be checked twice a day).
  * Shown on the crawl's card in the list of crawls and in its headline (popup and results page).
  */
-import { type CrawlRecord, formatDate } from '../../lib/app';
+import { type CrawlRecord, formatDateTime } from '../../lib/app';
 import { t } from './i18n';
 
 export function WatchSince({ record }: { record: CrawlRecord }) {
@@ -11,7 +11,7 @@ export function WatchSince({ record }: { record: CrawlRecord }) {
   if (!check || check.endedAt === undefined || check.newPages === undefined) return null;
   return (
     <span data-testid="watch-since" data-count={check.newPages}>
-      {t('watchNewSinceCount', check.newPages, formatDate(check.since))}
+      {t('watchNewSinceCount', check.newPages, formatDateTime(check.since))}
     </span>
   );
 }

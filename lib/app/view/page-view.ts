@@ -96,6 +96,11 @@ export function formatDate(time: number, locale?: string): string {
   return new Date(time).toLocaleDateString(locale, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
+/** "3 Mar 2024, 14:05" in the reader's locale and time zone: when a watch's check began (two may fall on one day). */
+export function formatDateTime(time: number, locale?: string): string {
+  return new Date(time).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
 /** "14:05" (the reader's locale and time zone): when a wait ends. */
 export function formatClockTime(time: number, locale?: string): string {
   return new Date(time).toLocaleTimeString(locale, { hour: '2-digit', minute: '2-digit' });
