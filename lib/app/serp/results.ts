@@ -25,6 +25,8 @@ const MAX_SNIPPET = 500;
 const MIN_FALLBACK_SNIPPET = 25;
 /** How far above a module heading the module's block may start (sectionHeadings). */
 const SECTION_DEPTH = 3;
+/** Rows after a table result's own row searched for its description. */
+const MAX_FOLLOWING_ROWS = 3;
 /** Elements examined for a result's longest text (a hostile block could hold thousands). */
 const MAX_TEXT_CANDIDATES = 400;
 /** First labels of an engine's ad-serving hosts (adcr.naver.com, yabs.yandex.ru): on its own site, never results. */
@@ -259,12 +261,25 @@ export function longestText(c: Candidate): string {
   return best.length >= MIN_FALLBACK_SNIPPET ? best : '';
 }
 
+/** The table rows after a result's row up to the next row holding a link: where a table layout puts its description (DuckDuckGo Lite). */
+function followingRows(block: Element): Element[] {
+  const rows: Element[] = [];
+  if (block.tagName !== 'TR') return rows;
+  for (let row = block.nextElementSibling; row && rows.length < MAX_FOLLOWING_ROWS; row = row.nextElementSibling) {
+    if (queryOne(row, 'a[href]')) break;
+    rows.push(row);
+  }
+  return rows;
+}
+
 export function findSnippet(c: Candidate, selectors: readonly string[]): string {
-  for (const s of selectors) {
-    for (const el of queryAll(c.block, s)) {
-      if (el === c.title || c.title.contains(el) || el.contains(c.title) || c.link.contains(el)) continue;
-      const text = visibleText(el);
-      if (text) return text;
+  for (const part of [c.block, ...followingRows(c.block)]) {
+    for (const s of selectors) {
+      for (const el of queryAll(part, s)) {
+        if (el === c.title || c.title.contains(el) || el.contains(c.title) || c.link.contains(el)) continue;
+        const text = visibleText(el);
+        if (text) return text;
+      }
     }
   }
   return longestText(c);
