@@ -19,7 +19,8 @@ const fixtureDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '.
 interface Page {
   name: string;
   url: string;
-  engine: string;
+  /** null: an engine Forager has no data for (read by the fallback only). */
+  engine: string | null;
   heldOut?: boolean;
 }
 interface Expected {
@@ -45,7 +46,7 @@ function counts(got: string[], want: string[]): { tp: number; fp: number; fn: nu
 }
 
 describe('engines added from real pages: read with their data, and as unknown engines', () => {
-  for (const page of PAGES) {
+  for (const page of PAGES.filter((p) => p.engine !== null)) {
     it(`${page.name}: the engine's data reads every result, in order, and nothing else`, () => {
       const want = expectedOf(page.name);
       const got = extractSerp(docOf(page.name), page.url);

@@ -5,7 +5,7 @@
  * (page order, no duplicates, a cap).
  */
 import { canonicalizeUrl } from '../../engine';
-import { cap, closest, type Exclusions, FOLLOWING, queryAll, queryOne, visibleText } from './dom';
+import { cap, closest, type Exclusions, follows, headingLevel, queryAll, queryOne, visibleText } from './dom';
 import { domainMatches, hostMatches, isAdHost, siteOf } from './hosts';
 import { isResultsPage, pathMatches } from './page';
 import {
@@ -221,9 +221,16 @@ function dropSubResults(candidates: Candidate[], container: Element, sideBySide:
 
 /**
  * The blocks opened by module headings inside `container`: for each heading, its nearest ancestor (at most
- * SECTION_DEPTH levels up, below the container) that holds titles, when all of them follow the heading.
+ * SECTION_DEPTH levels up, below the container) that holds titles, when all of them follow the heading. A block
+ * holding the heading of another section (`sections`: of the same or a higher level) is more than the module: the
+ * module has none then.
  */
-export function sectionBlocks(container: Element, headings: readonly Element[], titles: readonly Element[]): Element[] {
+export function sectionBlocks(
+  container: Element,
+  headings: readonly Element[],
+  titles: readonly Element[],
+  sections: readonly Element[] = [],
+): Element[] {
   if (headings.length === 0 || titles.length === 0) return [];
   const firstTitle = new Map<Element, Element>();
   for (const title of titles) {
@@ -233,10 +240,13 @@ export function sectionBlocks(container: Element, headings: readonly Element[], 
   const blocks: Element[] = [];
   for (const heading of headings) {
     let el = heading.parentElement;
+    const level = headingLevel(heading);
     for (let depth = 1; el && el !== container && depth <= SECTION_DEPTH; depth++, el = el.parentElement) {
+      const block = el;
+      if (sections.some((s) => s !== heading && block.contains(s) && headingLevel(s) <= level)) break;
       const first = firstTitle.get(el);
       if (!first) continue;
-      if (heading.compareDocumentPosition(first) & FOLLOWING) blocks.push(el);
+      if (follows(first, heading)) blocks.push(el);
       break;
     }
   }
