@@ -39,6 +39,36 @@ const BREAKING = new Set([
   'BLOCKQUOTE',
 ]);
 
+/**
+ * Whether `node` comes after `ref` in document order (a descendant after its ancestor). Read from the tree itself:
+ * linkedom's compareDocumentPosition compares depths only, which puts a shallow heading after a deeper title above it.
+ */
+export function follows(node: Node, ref: Node): boolean {
+  if (node === ref) return false;
+  const pathOf = (n: Node): Node[] => {
+    const path: Node[] = [];
+    for (let p: Node | null = n; p; p = p.parentNode) path.push(p);
+    return path.reverse();
+  };
+  const a = pathOf(node);
+  const b = pathOf(ref);
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === 0) return false;
+  if (i === b.length) return true;
+  if (i === a.length) return false;
+  const siblings = Array.from(a[i - 1].childNodes);
+  return siblings.indexOf(a[i] as ChildNode) > siblings.indexOf(b[i] as ChildNode);
+}
+
+/** A heading's outline level: h1-h6 by tag, an ARIA heading by aria-level (2 without one). */
+export function headingLevel(heading: Element): number {
+  const tag = /^H([1-6])$/.exec(heading.tagName);
+  if (tag) return Number(tag[1]);
+  const level = Number(heading.getAttribute('aria-level'));
+  return Number.isInteger(level) && level > 0 ? level : 2;
+}
+
 /** querySelectorAll that treats an invalid selector (bad engine data) as matching nothing. */
 export function queryAll(root: QueryRoot, selector: string): Element[] {
   try {

@@ -153,7 +153,7 @@ export const MODULE_LABELS: readonly string[] = [
   'ニュース',
   '動画',
   '画像',
-  // Korean
+  // Korean (Naver's own collections: blog and café posts, Q&A, dictionaries, its shopping)
   '연관 검색어',
   '관련 검색어',
   '함께 많이 찾는',
@@ -161,6 +161,20 @@ export const MODULE_LABELS: readonly string[] = [
   '뉴스',
   '동영상',
   '이미지',
+  'view',
+  '블로그',
+  '카페',
+  '지식in',
+  '지식백과',
+  '어학사전',
+  '포스트',
+  '포스트beta',
+  '매거진',
+  '네이버쇼핑',
+  '쇼핑',
+  '네이버 책',
+  '책',
+  '네이버 뮤직',
 ];
 
 /** Labels that announce a bot check in place of results (the page's title or a heading). */

@@ -5,7 +5,7 @@
  * (page order, no duplicates, a cap).
  */
 import { canonicalizeUrl } from '../../engine';
-import { cap, closest, type Exclusions, FOLLOWING, queryAll, queryOne, visibleText } from './dom';
+import { cap, closest, type Exclusions, follows, headingLevel, queryAll, queryOne, visibleText } from './dom';
 import { domainMatches, hostMatches, isAdHost, siteOf } from './hosts';
 import { isResultsPage, pathMatches } from './page';
 import {
@@ -25,6 +25,8 @@ const MAX_SNIPPET = 500;
 const MIN_FALLBACK_SNIPPET = 25;
 /** How far above a module heading the module's block may start (sectionHeadings). */
 const SECTION_DEPTH = 3;
+/** Rows after a table result's own row searched for its description. */
+const MAX_FOLLOWING_ROWS = 3;
 /** Elements examined for a result's longest text (a hostile block could hold thousands). */
 const MAX_TEXT_CANDIDATES = 400;
 /** First labels of an engine's ad-serving hosts (adcr.naver.com, yabs.yandex.ru): on its own site, never results. */
@@ -219,9 +221,16 @@ function dropSubResults(candidates: Candidate[], container: Element, sideBySide:
 
 /**
  * The blocks opened by module headings inside `container`: for each heading, its nearest ancestor (at most
- * SECTION_DEPTH levels up, below the container) that holds titles, when all of them follow the heading.
+ * SECTION_DEPTH levels up, below the container) that holds titles, when all of them follow the heading. A block
+ * holding the heading of another section (`sections`: of the same or a higher level) is more than the module: the
+ * module has none then.
  */
-export function sectionBlocks(container: Element, headings: readonly Element[], titles: readonly Element[]): Element[] {
+export function sectionBlocks(
+  container: Element,
+  headings: readonly Element[],
+  titles: readonly Element[],
+  sections: readonly Element[] = [],
+): Element[] {
   if (headings.length === 0 || titles.length === 0) return [];
   const firstTitle = new Map<Element, Element>();
   for (const title of titles) {
@@ -231,10 +240,13 @@ export function sectionBlocks(container: Element, headings: readonly Element[], 
   const blocks: Element[] = [];
   for (const heading of headings) {
     let el = heading.parentElement;
+    const level = headingLevel(heading);
     for (let depth = 1; el && el !== container && depth <= SECTION_DEPTH; depth++, el = el.parentElement) {
+      const block = el;
+      if (sections.some((s) => s !== heading && block.contains(s) && headingLevel(s) <= level)) break;
       const first = firstTitle.get(el);
       if (!first) continue;
-      if (heading.compareDocumentPosition(first) & FOLLOWING) blocks.push(el);
+      if (follows(first, heading)) blocks.push(el);
       break;
     }
   }
@@ -259,12 +271,25 @@ export function longestText(c: Candidate): string {
   return best.length >= MIN_FALLBACK_SNIPPET ? best : '';
 }
 
+/** The table rows after a result's row up to the next row holding a link: where a table layout puts its description (DuckDuckGo Lite). */
+function followingRows(block: Element): Element[] {
+  const rows: Element[] = [];
+  if (block.tagName !== 'TR') return rows;
+  for (let row = block.nextElementSibling; row && rows.length < MAX_FOLLOWING_ROWS; row = row.nextElementSibling) {
+    if (queryOne(row, 'a[href]')) break;
+    rows.push(row);
+  }
+  return rows;
+}
+
 export function findSnippet(c: Candidate, selectors: readonly string[]): string {
-  for (const s of selectors) {
-    for (const el of queryAll(c.block, s)) {
-      if (el === c.title || c.title.contains(el) || el.contains(c.title) || c.link.contains(el)) continue;
-      const text = visibleText(el);
-      if (text) return text;
+  for (const part of [c.block, ...followingRows(c.block)]) {
+    for (const s of selectors) {
+      for (const el of queryAll(part, s)) {
+        if (el === c.title || c.title.contains(el) || el.contains(c.title) || c.link.contains(el)) continue;
+        const text = visibleText(el);
+        if (text) return text;
+      }
     }
   }
   return longestText(c);

@@ -1,9 +1,10 @@
 import type { EngineSpec } from '../types';
 
 /**
- * DuckDuckGo: the JavaScript version (duckduckgo.com/?q=, articles with an h2 link) and the HTML version
- * (html.duckduckgo.com/html/, div.result with a.result__a wrapped as //duckduckgo.com/l/?uddg=<target>).
- * Checked on: the synthetic test/fixtures/serp/duckduckgo-html.html.
+ * DuckDuckGo: the JavaScript version (duckduckgo.com/?q=, articles with an h2 link), the HTML version
+ * (html.duckduckgo.com/html/, div.result with a.result__a, wrapped as //duckduckgo.com/l/?uddg=<target> or not) and
+ * the Lite version (lite.duckduckgo.com/lite/, a table: a.result-link in one row, td.result-snippet in the next).
+ * Checked on pages of 2019 and 2020 (JavaScript), 2025 (HTML) and 2026 (Lite).
  */
 export const duckduckgo: EngineSpec = {
   id: 'duckduckgo',

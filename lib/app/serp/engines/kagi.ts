@@ -1,9 +1,10 @@
 import type { EngineSpec } from '../types';
 
 /**
- * Kagi. Organic results are div.search-result in the main results column, the title link in .__sri-title (an
- * <h3>); more results of the same site are grouped under a result (.sr-group), which makes them its sub-results.
- * Not yet checked on a saved page.
+ * Kagi. Organic results are div.search-result in the main results column, the title link in an <h3>
+ * (h3.__sri-title-box; the result's menu of "more from this site" and web-archive links sits beside it in the same
+ * .__sri-title, so only the heading's link is the title). More results of the same site are grouped under a result
+ * (.sr-group, h3.__srgi-title), which makes them its sub-results. Checked on a 2025 page.
  */
 export const kagi: EngineSpec = {
   id: 'kagi',
@@ -14,8 +15,8 @@ export const kagi: EngineSpec = {
   queryInput: ['input[name="q"]', 'textarea[name="q"]'],
   results: {
     container: ['._0_main-search-results', '#main', '.results-box'],
-    title: ['.__sri-title a[href]', 'a.__sri_title_link', 'h3 a[href]'],
-    link: ['a.__sri_title_link', '.__sri-title a[href]', 'h3 a[href]'],
+    title: ['h3 a[href]'],
+    link: ['h3 a[href]'],
     snippet: ['.__sri-desc', '.__srgi-desc', '._0_DESC'],
   },
   exclude: [

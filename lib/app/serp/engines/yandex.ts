@@ -2,8 +2,9 @@ import type { EngineSpec } from '../types';
 
 /**
  * Yandex. Organic results are li.serp-item (div.serp-item on the 2020 light layout) in the results list, the title
- * link in an <h2>; ads carry Yandex Direct's label or come from yabs.yandex.* (an ad host). The bot check is
- * /showcaptcha, continuing to `retpath`. Not yet checked on a saved page.
+ * link in an <h2>; ads carry Yandex Direct's label or come from yabs.yandex.* (an ad host). A result's sitelinks
+ * (realty.yandex.ru's "Двухкомнатные", "Студии") are its sub-results. The bot check is /showcaptcha, continuing to
+ * `retpath`. Checked on desktop pages of 2021 and 2022 (ads above and below the results, a knowledge panel).
  */
 export const yandex: EngineSpec = {
   id: 'yandex',
