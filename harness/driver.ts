@@ -129,6 +129,21 @@ function call(fn: (...a: never[]) => unknown, args: Json[], forager: string): st
   })()`;
 }
 
+/** The id of the tab showing `url`, asked of the background (Chrome's `chrome`, Firefox's `browser`: both promise). */
+function tabShowing(driver: Pick<ExtensionDriver, 'background'>, url: string): Promise<number> {
+  return waitFor(
+    () =>
+      driver.background(async (_f, u) => {
+        type Tabs = { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } };
+        const scope = globalThis as unknown as { browser?: Tabs; chrome: Tabs };
+        const api = scope.browser ?? scope.chrome;
+        return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
+      }, url),
+    `a tab showing ${url}`,
+    30_000,
+  );
+}
+
 class ChromiumDriver implements ExtensionDriver {
   readonly name = 'chromium' as const;
   private worker: WebWorker | null = null;
@@ -212,17 +227,7 @@ class ChromiumDriver implements ExtensionDriver {
   }
 
   tabId(url: string): Promise<number> {
-    return waitFor(
-      () =>
-        this.background(async (_f, u) => {
-          const api = (
-            globalThis as unknown as { chrome: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }
-          ).chrome;
-          return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
-        }, url),
-      `a tab showing ${url}`,
-      30_000,
-    );
+    return tabShowing(this, url);
   }
 
   async menuClick(info: MenuClick, tabId: number): Promise<void> {
@@ -344,17 +349,7 @@ class FirefoxDriver implements ExtensionDriver {
   }
 
   tabId(url: string): Promise<number> {
-    return waitFor(
-      () =>
-        this.background(async (_f, u) => {
-          const api = (
-            globalThis as unknown as { browser: { tabs: { query(q: object): Promise<{ id?: number; url?: string }[]> } } }
-          ).browser;
-          return (await api.tabs.query({})).find((t) => t.url === u)?.id ?? null;
-        }, url),
-      `a tab showing ${url}`,
-      30_000,
-    );
+    return tabShowing(this, url);
   }
 
   async menuClick(info: MenuClick, tabId: number): Promise<void> {
