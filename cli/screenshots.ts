@@ -11,7 +11,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'puppeteer';
-import { ROOT, startDemoSerp, startFromForm, tid, waitFor, waitForStatus } from '../harness/browsers';
+import { newCrawlPath, ROOT, startDemoSerp, startFromForm, tid, waitFor, waitForStatus } from '../harness/browsers';
 import { startTestWeb } from '../harness/testweb/server';
 import { errorMessage, type PageResult } from '../lib/engine';
 // The e2e driver is the one way this project drives both browsers alike (background, tabs, extension pages).
@@ -99,6 +99,18 @@ async function shootBrowser(name: BrowserName): Promise<void> {
     await watch.evaluate(() => window.scrollTo(0, 0));
     await shoot(watch, name, 'watch', shot);
     await watch.close();
+
+    const crawls = await d.open('results.html#/', PAGE);
+    await crawls.waitForSelector(tid('crawl-item'), { timeout: 60_000 });
+    await shoot(crawls, name, 'all-crawls', shot);
+    await crawls.close();
+
+    // What "Crawl from here" on a result page opens: the page as the seed, its title as the topic.
+    const from = articles[0] ?? pages[0];
+    const start = await d.open(newCrawlPath(from.title ?? serp.query, [from.url]), PAGE);
+    await start.waitForSelector(tid('start-form'), { timeout: 60_000 });
+    await shoot(start, name, 'start-view', shot);
+    await start.close();
 
     const library = await d.open('library.html', PAGE);
     await library.waitForSelector(tid('library-search'), { timeout: 60_000 });
