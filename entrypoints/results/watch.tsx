@@ -135,7 +135,13 @@ export function WatchPanel({
           : !check
             ? t('watchNever')
             : check.outcome === 'done'
-              ? t('watchLastCheck', formatDateTime(check.startedAt), check.newPages ?? 0, check.changedPages ?? 0, check.notModified ?? 0)
+              ? t(
+                  'watchLastCheck',
+                  formatDateTime(check.startedAt),
+                  check.newPages ?? 0,
+                  check.changedPages ?? 0,
+                  check.notModified ?? 0,
+                )
               : t('watchLastStopped', formatDateTime(check.startedAt))}
       </p>
       <p class="muted" data-testid="watch-next">
@@ -143,7 +149,10 @@ export function WatchPanel({
       </p>
       {watch.skipped && (
         <p class="message" data-testid="watch-skipped" data-reason={watch.skipped.reason}>
-          {t(watch.skipped.reason === 'metered' ? 'watchSkippedMetered' : 'watchSkippedBattery', formatDateTime(watch.skipped.at))}
+          {t(
+            watch.skipped.reason === 'metered' ? 'watchSkippedMetered' : 'watchSkippedBattery',
+            formatDateTime(watch.skipped.at),
+          )}
         </p>
       )}
       {check && diff && (
