@@ -259,6 +259,13 @@ describe('main content over boilerplate', () => {
       // A list that holds most of the page's text is what the page says (a news round-up).
       const roundUp = evaluate(`<article><p>Good morning.</p><ol>${[1, 2, 3, 4].map(card).join('')}</ol></article>`, COFFEE);
       expect(roundUp.mainText).toContain('short summary of coffee story 3');
+      // Related stories below an article are teasers even when they hold more text than the article (up to twice).
+      const related = evaluate(
+        `<div>${ARTICLE}${GARDEN}</div><section><ul>${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul></section>`,
+        COFFEE,
+      );
+      expect(related.mainText).toContain('Grind the beans');
+      expect(related.mainText).not.toContain('short summary');
     });
 
     it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {

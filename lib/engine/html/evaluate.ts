@@ -217,6 +217,12 @@ const TEASER_ITEMS = 3;
 const TEASER_LED = 0.75;
 const TEASER_LINK_SHARE = 0.15;
 const TEASER_ITEM_TOKENS = 80;
+/**
+ * A list of teasers holding this share of the page's text outside boilerplate is what the page says (a front page, a
+ * news round-up), not teasers: twice as much text as the rest of the page. An article with its related stories below
+ * keeps more than a third of the text outside the list.
+ */
+const ROUNDUP_SHARE = 2 / 3;
 /** Blocks a wrapper holds at least. */
 const WRAPPER_BLOCKS = 4;
 
@@ -991,9 +997,9 @@ function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInM
 }
 
 /**
- * Makes the runs inside lists of teasers boilerplate, except in a list that holds most of the page's text outside
- * boilerplate (a front page of stories, a news round-up: the list is what the page says). Lists are found as they
- * close, inner ones first: sorted by start here.
+ * Makes the runs inside lists of teasers boilerplate, except in a list that holds two thirds of the page's text
+ * outside boilerplate (a front page of stories, a news round-up: the list is what the page says). Lists are found as
+ * they close, inner ones first: sorted by start here.
  */
 function markTeasers(tokenCount: number, start: number[], end: number[], runToken: number[], runKind: number[]): void {
   if (start.length === 0) return;
@@ -1007,7 +1013,7 @@ function markTeasers(tokenCount: number, start: number[], end: number[], runToke
   // Tokens outside boilerplate in [from, to): whole runs that start there (a list starts and ends at a block).
   const textIn = (from: number, to: number) => before[lowerBound(runToken, to)] - before[lowerBound(runToken, from)];
   const order: number[] = [];
-  for (let i = 0; i < start.length; i++) if (textIn(start[i], end[i]) <= WRAPPER_SHARE * before[n]) order.push(i);
+  for (let i = 0; i < start.length; i++) if (textIn(start[i], end[i]) < ROUNDUP_SHARE * before[n]) order.push(i);
   if (order.length === 0) return;
   order.sort((a, b) => start[a] - start[b]);
   let k = 0;
