@@ -222,6 +222,21 @@ describe('main content over boilerplate', () => {
       }
     });
 
+    it('sidebar widgets and modal windows are not main text; a widget holding most of the prose is the wrapper', () => {
+      for (const box of [
+        '<div class="widget widget_text"><p>Follow our coffee blog for more</p></div>',
+        '<div class="modal-window window-comments-rules"><p>Comments must stay on the coffee topic</p></div>',
+      ]) {
+        const r = evaluate(`<div>${ARTICLE}${GARDEN}</div>${box}`, COFFEE);
+        expect(r.mainText, box).toContain('Grind the beans');
+        expect(r.mainText, box).not.toMatch(/Follow our|must stay/);
+      }
+      // Blogger puts the post in "widget Blog": a minority of the page's tokens beside long link lists, but its prose.
+      const links = Array.from({ length: 40 }, (_, i) => `<li><a href="/t/${i}">Coffee tag ${i}</a></li>`).join('');
+      const blogger = evaluate(`<ul>${links}</ul><div class="widget Blog"><div>${ARTICLE}${GARDEN}</div></div>`, COFFEE);
+      expect(blogger.mainText).toContain('Grind the beans');
+    });
+
     it('a figure caption is not main text', () => {
       const r = evaluate(
         `<article>${ARTICLE}<figure><img src="/c.jpg"><figcaption>A coffee cup, photo by Jo</figcaption></figure></article>`,

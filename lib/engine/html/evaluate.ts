@@ -181,11 +181,12 @@ const BOILER_ROLES = new Set([
 /**
  * class / id words of navigation, site chrome and consent banners, as whole words or as a part of a dashed name
  * ("site-footer", "cookie-banner"). Sphinx: sphinxsidebar, related; DocBook: navheader, navfooter, docnav, #banner; SQLite:
- * menu, tagline and nosearch (its own mark for text its search skips).
+ * menu, tagline and nosearch (its own mark for text its search skips). Sidebar widgets (WordPress, Blogger) and modal
+ * windows (sign-in, comment rules).
  * Not "header" or "sidebar": asciidoc's #header holds the page's name, DocBook's .sidebar boxes are content.
  */
 const BOILER_NAMES =
-  /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr)(?=$|[\s_-])/i;
+  /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr|widget|modal)(?=$|[\s_-])/i;
 /**
  * class / id words of what stands beside an article without being it: sharing and follow buttons, newsletter and
  * subscription boxes, bylines and author boxes, tag lists, captions, advertising and sponsored widgets, lists of
@@ -223,6 +224,12 @@ const TEASER_ITEM_TOKENS = 80;
  * keeps more than a third of the text outside the list.
  */
 const ROUNDUP_SHARE = 2 / 3;
+/**
+ * A boilerplate zone holding more than this share of the page's prose (text outside links, in blocks that are not
+ * mostly links) is the page's wrapper too, however little of the page's whole text it holds: the article is in it (a
+ * Blogger post in "widget Blog", an article inside "article-header" or "modal-enabled").
+ */
+const PROSE_SHARE = 0.5;
 /** Blocks a wrapper holds at least. */
 const WRAPPER_BLOCKS = 4;
 
@@ -894,6 +901,8 @@ function readText(
   settleZones(
     tokens.length,
     { start: zoneStart, parent: zoneParent, mixed: zoneMixed, tokens: zoneTokens, links: zoneLinks, blocks: zoneBlocks },
+    proseBefore(tokens.length, blockToken, blockLinkTokens),
+    blockToken,
     runZone,
     runInMain,
     runKind,
@@ -972,19 +981,32 @@ interface Zones {
 }
 
 /**
- * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page (the page's
- * wrapper, whatever its names say), nor one whose names match both word lists when its text is not mostly links
+ * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page or most of
+ * its prose (the page's wrapper, whatever its names say), nor one whose names match both word lists when its text is
+ * not mostly links
  * (decided by its content, not by which list is read first). Runs in no zone left standing become main text (in a
  * main region) or neutral text.
  */
-function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInMain: boolean[], runKind: number[]): void {
+function settleZones(
+  tokenCount: number,
+  zones: Zones,
+  prose: Float64Array,
+  blockToken: number[],
+  runZone: number[],
+  runInMain: boolean[],
+  runKind: number[],
+): void {
   const n = zones.start.length;
   if (n === 0) return;
   const standing = new Uint8Array(n);
+  const allProse = prose[prose.length - 1];
+  const proseIn = (from: number, to: number) => prose[lowerBound(blockToken, to)] - prose[lowerBound(blockToken, from)];
   for (let z = 0; z < n; z++) {
     const inside = zones.tokens[z] < 0 ? tokenCount - zones.start[z] : zones.tokens[z];
     const links = zones.tokens[z] < 0 ? 0 : zones.links[z];
-    const wrapper = inside > WRAPPER_SHARE * tokenCount && (zones.tokens[z] < 0 || zones.blocks[z] >= WRAPPER_BLOCKS);
+    const wrapper =
+      (zones.tokens[z] < 0 || zones.blocks[z] >= WRAPPER_BLOCKS) &&
+      (inside > WRAPPER_SHARE * tokenCount || proseIn(zones.start[z], zones.start[z] + inside) > PROSE_SHARE * allProse);
     const content = zones.mixed[z] && links <= LINK_DENSITY * inside;
     const own = !wrapper && !content;
     // Parents come first (a zone opens after the zones around it), so a parent's answer is known.
@@ -994,6 +1016,21 @@ function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInM
     const z = runZone[r];
     if (runKind[r] === KIND_BOILER && z >= 0 && standing[z] === 0) runKind[r] = runInMain[r] ? KIND_MAIN : KIND_NEUTRAL;
   }
+}
+
+/**
+ * Prose per block, summed: before[b] is the text outside links of the blocks before block b that are not mostly
+ * links (the last entry: the whole page's).
+ */
+function proseBefore(tokenCount: number, blockToken: number[], blockLinkTokens: number[]): Float64Array {
+  const n = blockToken.length;
+  const before = new Float64Array(n + 1);
+  for (let b = 0; b < n; b++) {
+    const inside = (b + 1 < n ? blockToken[b + 1] : tokenCount) - blockToken[b];
+    const links = blockLinkTokens[b];
+    before[b + 1] = before[b] + (links <= LINK_DENSITY * inside ? inside - links : 0);
+  }
+  return before;
 }
 
 /**
