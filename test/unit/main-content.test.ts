@@ -237,6 +237,20 @@ describe('main content over boilerplate', () => {
       expect(blogger.mainText).toContain('Grind the beans');
     });
 
+    it('a block named as a header in a dashed name is not main text; one named "header" alone is', () => {
+      for (const box of [
+        '<div id="full-header"><p>Coffee News, a Roasters company</p></div>',
+        '<div class="article-header"><p>By Jane Roaster, 5 minutes ago</p></div>',
+      ]) {
+        const r = evaluate(`<div>${box}${ARTICLE}${GARDEN}</div>`, COFFEE);
+        expect(r.mainText, box).toContain('Grind the beans');
+        expect(r.mainText, box).not.toMatch(/Roasters company|Jane Roaster/);
+      }
+      // asciidoc's #header holds the page's name and summary.
+      const asciidoc = evaluate(`<div id="header"><p>coffee-grind: grind coffee beans</p></div><div>${ARTICLE}</div>`, COFFEE);
+      expect(asciidoc.mainText).toContain('coffee-grind: grind coffee beans');
+    });
+
     it('a figure caption is not main text', () => {
       const r = evaluate(
         `<article>${ARTICLE}<figure><img src="/c.jpg"><figcaption>A coffee cup, photo by Jo</figcaption></figure></article>`,

@@ -183,10 +183,17 @@ const BOILER_ROLES = new Set([
  * ("site-footer", "cookie-banner"). Sphinx: sphinxsidebar, related; DocBook: navheader, navfooter, docnav, #banner; SQLite:
  * menu, tagline and nosearch (its own mark for text its search skips). Sidebar widgets (WordPress, Blogger) and modal
  * windows (sign-in, comment rules).
- * Not "header" or "sidebar": asciidoc's #header holds the page's name, DocBook's .sidebar boxes are content.
+ * Not "header" (see HEADER_NAMES) or "sidebar": DocBook's .sidebar boxes are content.
  */
 const BOILER_NAMES =
   /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr|widget|modal)(?=$|[\s_-])/i;
+/**
+ * class / id names of a page's or an article's header block as a part of a dashed name ("site-header", "full-header",
+ * "article-header", "header-wrapper"): the site's banner, the byline, the date and the standfirst, which a reader's
+ * article body leaves out. Not the bare word: asciidoc's #header holds the page's name and summary, Javadoc's .header
+ * the class's name.
+ */
+const HEADER_NAMES = /(?:^|\s)(?:[\w-]+[-_]header|header[-_][\w-]+)(?=$|\s)/i;
 /**
  * class / id words of what stands beside an article without being it: sharing and follow buttons, newsletter and
  * subscription boxes, bylines and author boxes, tag lists, captions, advertising and sponsored widgets, lists of
@@ -277,7 +284,8 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   const id = attribs.id;
   if (cls === undefined && id === undefined) return 0;
   const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
-  if (BOILER_NAMES.test(names) || ASIDE_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
+  if (BOILER_NAMES.test(names) || ASIDE_NAMES.test(names) || HEADER_NAMES.test(names))
+    return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
   if (MAIN_NAMES.test(names)) return F_MAIN;
   return 0;
 }
