@@ -246,6 +246,14 @@ describe('main content over boilerplate', () => {
         expect(r.mainText, box).toContain('Grind the beans');
         expect(r.mainText, box).not.toMatch(/Roasters company|Jane Roaster/);
       }
+      // A header of menus that outweighs a short article (a paywall's teaser) is not the page's wrapper.
+      const menus = Array.from({ length: 40 }, (_, i) => `<li><a href="/s/${i}">Coffee site ${i}</a></li>`).join('');
+      const teaser = evaluate(
+        `<div id="full-header"><div>Coffee Corp is a network of roasters</div><ul>${menus}</ul></div><article>${ARTICLE}</article>`,
+        COFFEE,
+      );
+      expect(teaser.mainText).toContain('Grind the beans');
+      expect(teaser.mainText).not.toContain('network of roasters');
       // asciidoc's #header holds the page's name and summary.
       const asciidoc = evaluate(`<div id="header"><p>coffee-grind: grind coffee beans</p></div><div>${ARTICLE}</div>`, COFFEE);
       expect(asciidoc.mainText).toContain('coffee-grind: grind coffee beans');

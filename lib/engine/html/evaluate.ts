@@ -210,8 +210,11 @@ const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s
 /** Elements whose class and id are read for the names above (text-level elements are not). */
 const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'span', 'p', 'dl', 'li', 'article']);
 /**
- * A boilerplate zone holding more than this share of the page's tokens is the page's wrapper, not boilerplate (a
- * wrapper named "nav-below-header" or "cookies-not-set" says how the page is laid out, not what the text is).
+ * A boilerplate zone holding more than this share of the page's prose (text outside links, in blocks that are not
+ * mostly links) is the page's wrapper, not boilerplate: a wrapper named "nav-below-header" or "cookies-not-set" says
+ * how the page is laid out, and an article inside "widget Blog" (Blogger), "article-header" or "modal-enabled" is
+ * still the article. Prose, not all text: a site's header of menus can outweigh a short article (a paywall's teaser)
+ * without holding it. A page without prose goes by its tokens.
  */
 const WRAPPER_SHARE = 0.5;
 /**
@@ -231,12 +234,6 @@ const TEASER_ITEM_TOKENS = 80;
  * keeps more than a third of the text outside the list.
  */
 const ROUNDUP_SHARE = 2 / 3;
-/**
- * A boilerplate zone holding more than this share of the page's prose (text outside links, in blocks that are not
- * mostly links) is the page's wrapper too, however little of the page's whole text it holds: the article is in it (a
- * Blogger post in "widget Blog", an article inside "article-header" or "modal-enabled").
- */
-const PROSE_SHARE = 0.5;
 /** Blocks a wrapper holds at least. */
 const WRAPPER_BLOCKS = 4;
 
@@ -989,8 +986,8 @@ interface Zones {
 }
 
 /**
- * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page or most of
- * its prose (the page's wrapper, whatever its names say), nor one whose names match both word lists when its text is
+ * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page's prose (the
+ * page's wrapper, whatever its names say), nor one whose names match both word lists when its text is
  * not mostly links
  * (decided by its content, not by which list is read first). Runs in no zone left standing become main text (in a
  * main region) or neutral text.
@@ -1014,7 +1011,9 @@ function settleZones(
     const links = zones.tokens[z] < 0 ? 0 : zones.links[z];
     const wrapper =
       (zones.tokens[z] < 0 || zones.blocks[z] >= WRAPPER_BLOCKS) &&
-      (inside > WRAPPER_SHARE * tokenCount || proseIn(zones.start[z], zones.start[z] + inside) > PROSE_SHARE * allProse);
+      (allProse > 0
+        ? proseIn(zones.start[z], zones.start[z] + inside) > WRAPPER_SHARE * allProse
+        : inside > WRAPPER_SHARE * tokenCount);
     const content = zones.mixed[z] && links <= LINK_DENSITY * inside;
     const own = !wrapper && !content;
     // Parents come first (a zone opens after the zones around it), so a parent's answer is known.
