@@ -215,6 +215,9 @@ describe('main content over boilerplate', () => {
         '<p class="image-caption">A coffee cup on a table</p>',
         '<div class="ad ad--in-article"><p>Advertisement</p></div>',
         '<section class="most-popular"><p>The coffee story everyone reads</p></section>',
+        // camelCase names read as dashed ones
+        '<div class="topAd"><p>Advertisement</p></div>',
+        '<div id="shareBar"><p>Share this coffee story</p></div>',
       ]) {
         const r = evaluate(`<article>${ARTICLE}${box}${GARDEN}</article>`, COFFEE);
         expect(r.mainText, box).toContain('Grind the beans');

@@ -205,6 +205,8 @@ const ASIDE_NAMES =
 const COMMENT_NAMES = /(?:^|[\s_-])(?:comments?|commentlist|comment-?body|comment-?list|disqus_thread|respond)(?=$|[\s_])/i;
 /** class / id names of a page's main region. */
 const MAIN_NAMES = /(?:^|\s)(?:main|content|main-?content|doc-?content|article-?body|entry-content|post-content)(?=$|\s)/i;
+const CAMEL_HUMP = /[a-z][A-Z]/;
+const CAMEL_HUMPS = /([a-z])([A-Z])/g;
 /** An inline style that hides the element. */
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 /** Elements whose class and id are read for the names above (text-level elements are not). */
@@ -280,7 +282,9 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   const cls = attribs.class;
   const id = attribs.id;
   if (cls === undefined && id === undefined) return 0;
-  const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
+  const joined = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
+  // camelCase humps read as dashes: "topAd", "shareBar", "leadMediaCaption" name what "top-ad" and "share-bar" do.
+  const names = CAMEL_HUMP.test(joined) ? joined.replace(CAMEL_HUMPS, '$1-$2') : joined;
   if (BOILER_NAMES.test(names) || ASIDE_NAMES.test(names) || HEADER_NAMES.test(names))
     return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
   if (MAIN_NAMES.test(names)) return F_MAIN;
