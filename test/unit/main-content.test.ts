@@ -215,11 +215,51 @@ describe('main content over boilerplate', () => {
         '<p class="image-caption">A coffee cup on a table</p>',
         '<div class="ad ad--in-article"><p>Advertisement</p></div>',
         '<section class="most-popular"><p>The coffee story everyone reads</p></section>',
+        // camelCase names read as dashed ones
+        '<div class="topAd"><p>Advertisement</p></div>',
+        '<div id="shareBar"><p>Share this coffee story</p></div>',
       ]) {
         const r = evaluate(`<article>${ARTICLE}${box}${GARDEN}</article>`, COFFEE);
         expect(r.mainText, box).toContain('Grind the beans');
         expect(r.mainText, box).not.toMatch(/Share this|newsletter|Jane Roaster|coffee cup|Advertisement|everyone reads/);
       }
+    });
+
+    it('sidebar widgets and modal windows are not main text; a widget holding most of the prose is the wrapper', () => {
+      for (const box of [
+        '<div class="widget widget_text"><p>Follow our coffee blog for more</p></div>',
+        '<div class="modal-window window-comments-rules"><p>Comments must stay on the coffee topic</p></div>',
+      ]) {
+        const r = evaluate(`<div>${ARTICLE}${GARDEN}</div>${box}`, COFFEE);
+        expect(r.mainText, box).toContain('Grind the beans');
+        expect(r.mainText, box).not.toMatch(/Follow our|must stay/);
+      }
+      // Blogger puts the post in "widget Blog": a minority of the page's tokens beside long link lists, but its prose.
+      const links = Array.from({ length: 40 }, (_, i) => `<li><a href="/t/${i}">Coffee tag ${i}</a></li>`).join('');
+      const blogger = evaluate(`<ul>${links}</ul><div class="widget Blog"><div>${ARTICLE}${GARDEN}</div></div>`, COFFEE);
+      expect(blogger.mainText).toContain('Grind the beans');
+    });
+
+    it('a block named as a header in a dashed name is not main text; one named "header" alone is', () => {
+      for (const box of [
+        '<div id="full-header"><p>Coffee News, a Roasters company</p></div>',
+        '<div class="article-header"><p>By Jane Roaster, 5 minutes ago</p></div>',
+      ]) {
+        const r = evaluate(`<div>${box}${ARTICLE}${GARDEN}</div>`, COFFEE);
+        expect(r.mainText, box).toContain('Grind the beans');
+        expect(r.mainText, box).not.toMatch(/Roasters company|Jane Roaster/);
+      }
+      // A header of menus that outweighs a short article (a paywall's teaser) is not the page's wrapper.
+      const menus = Array.from({ length: 40 }, (_, i) => `<li><a href="/s/${i}">Coffee site ${i}</a></li>`).join('');
+      const teaser = evaluate(
+        `<div id="full-header"><div>Coffee Corp is a network of roasters</div><ul>${menus}</ul></div><article>${ARTICLE}</article>`,
+        COFFEE,
+      );
+      expect(teaser.mainText).toContain('Grind the beans');
+      expect(teaser.mainText).not.toContain('network of roasters');
+      // asciidoc's #header holds the page's name and summary.
+      const asciidoc = evaluate(`<div id="header"><p>coffee-grind: grind coffee beans</p></div><div>${ARTICLE}</div>`, COFFEE);
+      expect(asciidoc.mainText).toContain('coffee-grind: grind coffee beans');
     });
 
     it('a figure caption is not main text', () => {
@@ -259,6 +299,13 @@ describe('main content over boilerplate', () => {
       // A list that holds most of the page's text is what the page says (a news round-up).
       const roundUp = evaluate(`<article><p>Good morning.</p><ol>${[1, 2, 3, 4].map(card).join('')}</ol></article>`, COFFEE);
       expect(roundUp.mainText).toContain('short summary of coffee story 3');
+      // Related stories below an article are teasers even when they hold more text than the article (up to twice).
+      const related = evaluate(
+        `<div>${ARTICLE}${GARDEN}</div><section><ul>${[1, 2, 3, 4, 5, 6].map(card).join('')}</ul></section>`,
+        COFFEE,
+      );
+      expect(related.mainText).toContain('Grind the beans');
+      expect(related.mainText).not.toContain('short summary');
     });
 
     it('an element matching both word lists is decided by its content: text is content, links are navigation', () => {

@@ -181,11 +181,19 @@ const BOILER_ROLES = new Set([
 /**
  * class / id words of navigation, site chrome and consent banners, as whole words or as a part of a dashed name
  * ("site-footer", "cookie-banner"). Sphinx: sphinxsidebar, related; DocBook: navheader, navfooter, docnav, #banner; SQLite:
- * menu, tagline and nosearch (its own mark for text its search skips).
- * Not "header" or "sidebar": asciidoc's #header holds the page's name, DocBook's .sidebar boxes are content.
+ * menu, tagline and nosearch (its own mark for text its search skips). Sidebar widgets (WordPress, Blogger) and modal
+ * windows (sign-in, comment rules).
+ * Not "header" (see HEADER_NAMES) or "sidebar": DocBook's .sidebar boxes are content.
  */
 const BOILER_NAMES =
-  /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr)(?=$|[\s_-])/i;
+  /(?:^|[\s_-])(?:nav|navbar|navheader|navfooter|docnav|navigation|menu|submenu|searchmenu|sphinxsidebar|sphinxsidebarwrapper|related|breadcrumbs?|footer|masthead|banner|tagline|logo|nosearch|skip|cookies?|consent|gdpr|widget|modal)(?=$|[\s_-])/i;
+/**
+ * class / id names of a page's or an article's header block as a part of a dashed name ("site-header", "full-header",
+ * "article-header", "header-wrapper"): the site's banner, the byline, the date and the standfirst, which a reader's
+ * article body leaves out. Not the bare word: asciidoc's #header holds the page's name and summary, Javadoc's .header
+ * the class's name.
+ */
+const HEADER_NAMES = /(?:^|\s)(?:[\w-]+[-_]header|header[-_][\w-]+)(?=$|\s)/i;
 /**
  * class / id words of what stands beside an article without being it: sharing and follow buttons, newsletter and
  * subscription boxes, bylines and author boxes, tag lists, captions, advertising and sponsored widgets, lists of
@@ -197,13 +205,18 @@ const ASIDE_NAMES =
 const COMMENT_NAMES = /(?:^|[\s_-])(?:comments?|commentlist|comment-?body|comment-?list|disqus_thread|respond)(?=$|[\s_])/i;
 /** class / id names of a page's main region. */
 const MAIN_NAMES = /(?:^|\s)(?:main|content|main-?content|doc-?content|article-?body|entry-content|post-content)(?=$|\s)/i;
+const CAMEL_HUMP = /[a-z][A-Z]/;
+const CAMEL_HUMPS = /([a-z])([A-Z])/g;
 /** An inline style that hides the element. */
 const HIDDEN_STYLE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i;
 /** Elements whose class and id are read for the names above (text-level elements are not). */
 const CONTAINER_TAGS = new Set(['div', 'section', 'ul', 'ol', 'table', 'form', 'span', 'p', 'dl', 'li', 'article']);
 /**
- * A boilerplate zone holding more than this share of the page's tokens is the page's wrapper, not boilerplate (a
- * wrapper named "nav-below-header" or "cookies-not-set" says how the page is laid out, not what the text is).
+ * A boilerplate zone holding more than this share of the page's prose (text outside links, in blocks that are not
+ * mostly links) is the page's wrapper, not boilerplate: a wrapper named "nav-below-header" or "cookies-not-set" says
+ * how the page is laid out, and an article inside "widget Blog" (Blogger), "article-header" or "modal-enabled" is
+ * still the article. Prose, not all text: a site's header of menus can outweigh a short article (a paywall's teaser)
+ * without holding it. A page without prose goes by its tokens.
  */
 const WRAPPER_SHARE = 0.5;
 /**
@@ -217,6 +230,12 @@ const TEASER_ITEMS = 3;
 const TEASER_LED = 0.75;
 const TEASER_LINK_SHARE = 0.15;
 const TEASER_ITEM_TOKENS = 80;
+/**
+ * A list of teasers holding this share of the page's text outside boilerplate is what the page says (a front page, a
+ * news round-up), not teasers: twice as much text as the rest of the page. An article with its related stories below
+ * keeps more than a third of the text outside the list.
+ */
+const ROUNDUP_SHARE = 2 / 3;
 /** Blocks a wrapper holds at least. */
 const WRAPPER_BLOCKS = 4;
 
@@ -263,8 +282,11 @@ function zoneOf(name: string, attribs: Record<string, string>, inSection: boolea
   const cls = attribs.class;
   const id = attribs.id;
   if (cls === undefined && id === undefined) return 0;
-  const names = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
-  if (BOILER_NAMES.test(names) || ASIDE_NAMES.test(names)) return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
+  const joined = cls === undefined ? id! : id === undefined ? cls : `${cls} ${id}`;
+  // camelCase humps read as dashes: "topAd", "shareBar", "leadMediaCaption" name what "top-ad" and "share-bar" do.
+  const names = CAMEL_HUMP.test(joined) ? joined.replace(CAMEL_HUMPS, '$1-$2') : joined;
+  if (BOILER_NAMES.test(names) || ASIDE_NAMES.test(names) || HEADER_NAMES.test(names))
+    return MAIN_NAMES.test(names) ? F_BOILER | F_MIXED : F_BOILER;
   if (MAIN_NAMES.test(names)) return F_MAIN;
   return 0;
 }
@@ -888,6 +910,8 @@ function readText(
   settleZones(
     tokens.length,
     { start: zoneStart, parent: zoneParent, mixed: zoneMixed, tokens: zoneTokens, links: zoneLinks, blocks: zoneBlocks },
+    proseBefore(tokens.length, blockToken, blockLinkTokens),
+    blockToken,
     runZone,
     runInMain,
     runKind,
@@ -966,19 +990,34 @@ interface Zones {
 }
 
 /**
- * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page (the page's
- * wrapper, whatever its names say), nor one whose names match both word lists when its text is not mostly links
+ * Decides, after the pass, which boilerplate zones are boilerplate: not one that holds most of the page's prose (the
+ * page's wrapper, whatever its names say), nor one whose names match both word lists when its text is
+ * not mostly links
  * (decided by its content, not by which list is read first). Runs in no zone left standing become main text (in a
  * main region) or neutral text.
  */
-function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInMain: boolean[], runKind: number[]): void {
+function settleZones(
+  tokenCount: number,
+  zones: Zones,
+  prose: Float64Array,
+  blockToken: number[],
+  runZone: number[],
+  runInMain: boolean[],
+  runKind: number[],
+): void {
   const n = zones.start.length;
   if (n === 0) return;
   const standing = new Uint8Array(n);
+  const allProse = prose[prose.length - 1];
+  const proseIn = (from: number, to: number) => prose[lowerBound(blockToken, to)] - prose[lowerBound(blockToken, from)];
   for (let z = 0; z < n; z++) {
     const inside = zones.tokens[z] < 0 ? tokenCount - zones.start[z] : zones.tokens[z];
     const links = zones.tokens[z] < 0 ? 0 : zones.links[z];
-    const wrapper = inside > WRAPPER_SHARE * tokenCount && (zones.tokens[z] < 0 || zones.blocks[z] >= WRAPPER_BLOCKS);
+    const wrapper =
+      (zones.tokens[z] < 0 || zones.blocks[z] >= WRAPPER_BLOCKS) &&
+      (allProse > 0
+        ? proseIn(zones.start[z], zones.start[z] + inside) > WRAPPER_SHARE * allProse
+        : inside > WRAPPER_SHARE * tokenCount);
     const content = zones.mixed[z] && links <= LINK_DENSITY * inside;
     const own = !wrapper && !content;
     // Parents come first (a zone opens after the zones around it), so a parent's answer is known.
@@ -991,9 +1030,24 @@ function settleZones(tokenCount: number, zones: Zones, runZone: number[], runInM
 }
 
 /**
- * Makes the runs inside lists of teasers boilerplate, except in a list that holds most of the page's text outside
- * boilerplate (a front page of stories, a news round-up: the list is what the page says). Lists are found as they
- * close, inner ones first: sorted by start here.
+ * Prose per block, summed: before[b] is the text outside links of the blocks before block b that are not mostly
+ * links (the last entry: the whole page's).
+ */
+function proseBefore(tokenCount: number, blockToken: number[], blockLinkTokens: number[]): Float64Array {
+  const n = blockToken.length;
+  const before = new Float64Array(n + 1);
+  for (let b = 0; b < n; b++) {
+    const inside = (b + 1 < n ? blockToken[b + 1] : tokenCount) - blockToken[b];
+    const links = blockLinkTokens[b];
+    before[b + 1] = before[b] + (links <= LINK_DENSITY * inside ? inside - links : 0);
+  }
+  return before;
+}
+
+/**
+ * Makes the runs inside lists of teasers boilerplate, except in a list that holds two thirds of the page's text
+ * outside boilerplate (a front page of stories, a news round-up: the list is what the page says). Lists are found as
+ * they close, inner ones first: sorted by start here.
  */
 function markTeasers(tokenCount: number, start: number[], end: number[], runToken: number[], runKind: number[]): void {
   if (start.length === 0) return;
@@ -1007,7 +1061,7 @@ function markTeasers(tokenCount: number, start: number[], end: number[], runToke
   // Tokens outside boilerplate in [from, to): whole runs that start there (a list starts and ends at a block).
   const textIn = (from: number, to: number) => before[lowerBound(runToken, to)] - before[lowerBound(runToken, from)];
   const order: number[] = [];
-  for (let i = 0; i < start.length; i++) if (textIn(start[i], end[i]) <= WRAPPER_SHARE * before[n]) order.push(i);
+  for (let i = 0; i < start.length; i++) if (textIn(start[i], end[i]) < ROUNDUP_SHARE * before[n]) order.push(i);
   if (order.length === 0) return;
   order.sort((a, b) => start[a] - start[b]);
   let k = 0;
