@@ -2,15 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { CrawlCheckpoint } from '../../lib/engine';
 import { CorpusIndex } from '../../lab/corpus';
 import { crawlLosses, lossLine, sumLosses } from '../../lab/losses';
+import { corpusDoc } from './corpus-doc';
 
-const doc = (id: string, terms: Record<string, number>, links: number[]) => ({
-  id,
-  title: id,
-  heading: '',
-  length: Object.values(terms).reduce((a, b) => a + b, 0),
-  terms,
-  links,
-});
+const doc = corpusDoc;
 
 describe('where a crawl loses its reachable targets', () => {
   // a/0 (seed) -> a/1, a/2, a/3, a/4, b/5; a/1 -> a/6; a/2 -> a/7; b/5 -> b/8; a/4 -> c/9 -> c/10; d/11 unreachable.
