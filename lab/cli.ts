@@ -13,6 +13,7 @@ import { join, resolve } from 'node:path';
 import { Analysis, compareStrategies, type Comparison, type MetricResult, missedTargets } from './analysis';
 import { type CorpusIndex, loadCorpusIndex } from './corpus';
 import { runContentBenchmark } from './content/command';
+import { runLosses } from './losses';
 import { mergeResults } from './merge';
 import { spreadOverSeeds } from './metrics';
 import { corpusByName, DEFAULT_CORPUS, loadSitesFile, pageCountDifferences, prepareCorpus, REPO_ROOT } from './docweb/prepare';
@@ -43,6 +44,11 @@ const HELP = `Forager crawl lab
                       the reachable targets each crawl of run --pages missed within N pages (default 1000), by their
                       distance in links from what it crawled; then, per task and strategy, how much each topic's
                       recall of the reachable targets moves between RNG seeds
+  npm run lab -- losses --topics FILE --strategy LABEL [--corpus NAME] [--budget N] [--tasks LIST] [--seed K]
+                      [--max-buffer N] [--network MODEL] [--politeness MS]
+                      crawls each topic to N pages (default 1000; simulated network, default wan) and says where each
+                      reachable target it missed is: queued (its rank), reserved, failed, dropped by the bounded
+                      frontier, or unseen (on a site entered or not), and what the pages after N/2 were
 
 run options:
   --topics FILE        topics in docweb-topics/1 format (required)
@@ -498,6 +504,7 @@ export async function main(argv: string[]): Promise<void> {
   else if (cmd === 'serve') await cmdServe(args);
   else if (cmd === 'topics') await cmdTopics(args);
   else if (cmd === 'misses') await cmdMisses(args);
+  else if (cmd === 'losses') await cmdLosses(args);
   else if (cmd === 'content')
     runContentBenchmark({ worst: int(args, 'worst', 15), rounds: int(args, 'rounds', 3, 0), json: str(args, 'json') });
   else throw new Error(`unknown command "${cmd}"\n${HELP}`);
@@ -563,6 +570,36 @@ async function cmdMisses(args: Args): Promise<void> {
         })
         .join(''),
   );
+}
+
+async function cmdLosses(args: Args): Promise<void> {
+  const topicsFile = str(args, 'topics');
+  const label = str(args, 'strategy');
+  if (!topicsFile || !label) throw new Error(`losses needs --topics FILE and --strategy LABEL\n${HELP}`);
+  const [strategy, ...more] = parseStrategies(label);
+  if (more.length) throw new Error('losses takes one --strategy');
+  const tasks = intList(args, 'tasks', '2') as TaskId[];
+  if (tasks.some((t) => t !== 1 && t !== 2)) throw new Error('--tasks takes 1 and/or 2');
+  const { sites, redirectStubs } = resolveSites(args);
+  const web = simulatedWeb({ sites, redirectStubs });
+  const corpus = await corpusIndexFor(args, web, sites, redirectStubs);
+  const topics = loadTopics(resolve(topicsFile), (id) => corpus.position.has(id)).topics;
+  await runLosses({
+    web,
+    corpus,
+    topics,
+    strategy,
+    tasks,
+    seed: int(args, 'seed', 1),
+    budget: int(args, 'budget', 1000, 1),
+    maxBuffer: int(args, 'max-buffer', 256),
+    network: {
+      model: networkModel(str(args, 'network', 'wan')!).name,
+      seed: int(args, 'network-seed', 1, 0),
+      politenessMs: int(args, 'politeness', 1000, 0),
+    },
+    log: (line) => process.stdout.write(`${oneLine(line)}\n`),
+  });
 }
 
 const isMain = process.argv[1] && resolve(process.argv[1]) === resolve(REPO_ROOT, 'lab', 'cli.ts');

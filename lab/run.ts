@@ -18,7 +18,16 @@ import {
 import { createFetcher, DEFAULT_MAX_BYTES } from '../lib/engine';
 import { countsOf, createGuardedFetch, judgedRows } from '../lib/app/node';
 import { strategySpec } from '../lib/engine';
-import type { EvaluationInput, Evaluator, PageEvaluation, PageReading, PageResult, Topic, TopicScoring } from '../lib/engine';
+import type {
+  CrawlCheckpoint,
+  EvaluationInput,
+  Evaluator,
+  PageEvaluation,
+  PageReading,
+  PageResult,
+  Topic,
+  TopicScoring,
+} from '../lib/engine';
 import type { Fetcher, UrlPolicy } from '../lib/engine';
 import type { LocalWeb } from './docweb/server';
 import { networkModel, SimulatedNetwork } from './network';
@@ -246,6 +255,8 @@ export interface CrawlTask {
   network?: NetworkSetting;
   /** A simulated user judging results as the crawl goes (see {@link simulatedUser}). */
   feedback?: SimulatedUser;
+  /** Take the crawl's checkpoint when this many pages are in (lab/losses.ts reads its frontier). */
+  snapshotAt?: number;
 }
 
 /**
@@ -278,6 +289,8 @@ export interface CrawlOutcome {
   judgements?: { url: string; value: 1 | -1 }[];
   /** The user's result list at the end, when there was a user. */
   list?: ListOutcome;
+  /** The checkpoint at CrawlTask.snapshotAt pages, when asked for and reached. */
+  snapshot?: CrawlCheckpoint;
 }
 
 /** The result list at a crawl's end: its rows, and those that are not targets. */
@@ -372,7 +385,7 @@ export async function runCrawlTask(
   const counted = evaluator.view();
   const crawl = taskCrawl(task, fetcher, counted, signal);
   try {
-    const outcome = await consume(crawl, task.index, undefined, task.feedback);
+    const outcome = await consume(crawl, task.index, undefined, task.feedback, task.snapshotAt);
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
   } finally {
     fetcher.close();
@@ -386,7 +399,10 @@ async function consume(
   index: number,
   clock?: { now(): number },
   user?: SimulatedUser,
-): Promise<Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'scores' | 'errors' | 'done' | 'times' | 'judgements' | 'list'>> {
+  snapshotAt?: number,
+): Promise<
+  Pick<CrawlOutcome, 'index' | 'urls' | 'isSeed' | 'scores' | 'errors' | 'done' | 'times' | 'judgements' | 'list' | 'snapshot'>
+> {
   const judge = user ? simulatedUser(crawl, user) : undefined;
   const pages: PageResult[] = [];
   const urls: string[] = [];
@@ -395,9 +411,11 @@ async function consume(
   const times: number[] = [];
   let errors = 0;
   let done: CrawlRecord['done'] = 'exhausted';
+  let snapshot: CrawlCheckpoint | undefined;
   for await (const ev of crawl.events()) {
     if (ev.type === 'page') {
       urls.push(ev.page.url);
+      if (urls.length === snapshotAt) snapshot = crawl.checkpoint();
       isSeed.push(ev.page.isSeed);
       scores.push(ev.page.score);
       if (clock) times.push(clock.now());
@@ -416,6 +434,7 @@ async function consume(
     errors,
     done,
     ...(clock ? { times } : {}),
+    ...(snapshot ? { snapshot } : {}),
     ...(user
       ? {
           judgements: crawl.judgements().map((j) => ({ url: j.url, value: j.value })),
@@ -506,7 +525,7 @@ async function runSimulatedCrawl(
   const counted = evaluator.view();
   const crawl = taskCrawl(task, fetcher, counted, signal);
   try {
-    const outcome = await driveOnClock(clock, consume(crawl, task.index, clock, task.feedback));
+    const outcome = await driveOnClock(clock, consume(crawl, task.index, clock, task.feedback, task.snapshotAt));
     return { ...outcome, elapsedMs: Date.now() - started, evaluations: counted.misses, cacheHits: counted.hits };
   } finally {
     fetcher.close();

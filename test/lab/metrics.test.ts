@@ -34,6 +34,7 @@ import {
 } from '../../lab/analysis';
 import { CorpusIndex, type CorpusDoc } from '../../lab/corpus';
 import { globToRegExp } from '../../lab/sites';
+import { corpusDoc } from './corpus-doc';
 
 describe('statistics', () => {
   it('mean and standard error (sample sd / sqrt n)', () => {
@@ -146,14 +147,7 @@ describe('crawl measures', () => {
 });
 
 describe('static rankings', () => {
-  const doc = (id: string, terms: TermVector, links: number[] = []): CorpusDoc => ({
-    id,
-    title: id,
-    heading: '',
-    length: Object.values(terms).reduce((a, b) => a + b, 0),
-    terms,
-    links,
-  });
+  const doc = corpusDoc;
 
   it('ranks by BM25 against the description and by distinct keywords with PageRank ties', () => {
     // three is linked from every other page, so its PageRank is above one's
