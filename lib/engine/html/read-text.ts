@@ -27,13 +27,10 @@ import {
   KIND_MAIN,
   KIND_NEUTRAL,
   markTeasers,
+  OpenZones,
   proseBefore,
   settleZones,
-  TEASER_ITEM_TOKENS,
-  TEASER_ITEMS,
-  TEASER_LED,
-  TEASER_LINK_SHARE,
-  TEASER_TAGS,
+  TeaserFrames,
   zoneOf,
 } from './zones';
 
@@ -112,34 +109,15 @@ export function readText(
   let runOpen = false;
   let boilerDepth = 0;
   let mainDepth = 0;
-  // Boilerplate zones (elements zoneOf marks F_BOILER): first token, tokens in links before it, enclosing zone, whether
-  // mixed; once closed, their tokens and link tokens. Per run, its innermost zone and whether it is in a main region:
+  // Boilerplate zones (elements zoneOf marks F_BOILER). Per run, its innermost zone and whether it is in a main region:
   // after the pass, a zone that is the page's wrapper (or mixed and not mostly links) stops making its runs boilerplate.
-  const zoneStart: number[] = [];
-  const zoneLinkStart: number[] = [];
-  const zoneParent: number[] = [];
-  const zoneMixed: boolean[] = [];
-  const zoneTokens: number[] = [];
-  const zoneLinks: number[] = [];
-  const zoneBlockStart: number[] = [];
-  const zoneBlocks: number[] = [];
-  const openZones: number[] = [];
+  const zones = new OpenZones();
   let linkTokens = 0;
   const runZone: number[] = [];
   const runInMain: boolean[] = [];
   let sectionDepth = 0;
-  // Block elements open now (frames): first token, link tokens before it, children with text, how many of those
-  // open with a link, whether it opens with a link, whether it may be a list of teasers. Lists of teasers found: token
-  // ranges.
-  const frameStart: number[] = [];
-  const frameLinkStart: number[] = [];
-  const frameChildren: number[] = [];
-  const frameLed: number[] = [];
-  const frameLargest: number[] = [];
-  const frameIsLed: boolean[] = [];
-  const frameList: boolean[] = [];
-  const teaserStart: number[] = [];
-  const teaserEnd: number[] = [];
+  // Block elements open now, followed as possible lists of teasers.
+  const frames = new TeaserFrames();
 
   const flags: number[] = [];
   let skipDepth = 0;
@@ -185,32 +163,6 @@ export function readText(
       runOpen = false;
     }
   };
-  const closeFrame = () => {
-    const start = frameStart.pop()!;
-    const links = linkTokens - frameLinkStart.pop()!;
-    const children = frameChildren.pop()!;
-    const led = frameLed.pop()!;
-    const largest = frameLargest.pop()!;
-    const isLed = frameIsLed.pop()!;
-    const list = frameList.pop()!;
-    const inside = tokens.length - start;
-    if (
-      list &&
-      children >= TEASER_ITEMS &&
-      led >= TEASER_LED * children &&
-      links >= TEASER_LINK_SHARE * inside &&
-      largest <= TEASER_ITEM_TOKENS
-    ) {
-      teaserStart.push(start);
-      teaserEnd.push(tokens.length);
-    }
-    const parent = frameStart.length - 1;
-    if (parent >= 0 && inside > 0) {
-      frameChildren[parent]++;
-      if (inside > frameLargest[parent]) frameLargest[parent] = inside;
-      if (isLed) frameLed[parent]++;
-    }
-  };
   const endLink = () => {
     if (!current) return;
     stream.end();
@@ -231,16 +183,7 @@ export function readText(
         const zone = zoneOf(name, attribs, sectionDepth > 0);
         if (zone & F_BOILER) {
           boilerDepth++;
-          const id = zoneStart.length;
-          zoneStart.push(tokens.length);
-          zoneLinkStart.push(linkTokens);
-          zoneParent.push(openZones.length ? openZones[openZones.length - 1] : -1);
-          zoneMixed.push((zone & F_MIXED) !== 0);
-          zoneTokens.push(-1);
-          zoneLinks.push(0);
-          zoneBlockStart.push(block);
-          zoneBlocks.push(0);
-          openZones.push(id);
+          zones.enter((zone & F_MIXED) !== 0, tokens.length, linkTokens, block);
         } else if (zone === F_MAIN) mainDepth++;
         f |= zone;
         if (name === 'main' || name === 'article' || name === 'section' || name === 'aside' || name === 'nav') {
@@ -308,10 +251,7 @@ export function readText(
               };
               if (name === 'area' && attribs.alt) addAnchorText(link, attribs.alt);
               if (rawLinks.length < rawCap && skipDepth === 0) rawLinks.push(link);
-              // Every block that has no text yet opens with this link.
-              for (let i = frameStart.length - 1; i >= 0 && frameStart[i] === tokens.length && !frameIsLed[i]; i--) {
-                frameIsLed[i] = true;
-              }
+              frames.link(tokens.length);
               if (name === 'a') {
                 current = link;
                 linkCredited = link.tokStart;
@@ -326,13 +266,7 @@ export function readText(
         if (!INLINE_TAGS.has(name)) {
           boundary();
           f |= F_FRAME;
-          frameStart.push(tokens.length);
-          frameLinkStart.push(linkTokens);
-          frameChildren.push(0);
-          frameLed.push(0);
-          frameLargest.push(0);
-          frameIsLed.push(false);
-          frameList.push(TEASER_TAGS.has(name));
+          frames.open(name, tokens.length, linkTokens);
         } else if (zone !== 0) runOpen = false;
         flags.push(f);
       },
@@ -353,7 +287,7 @@ export function readText(
           runToken.push(tokens.length);
           runText.push(textLen);
           runKind.push(boilerDepth > 0 ? KIND_BOILER : mainDepth > 0 ? KIND_MAIN : KIND_NEUTRAL);
-          runZone.push(openZones.length ? openZones[openZones.length - 1] : -1);
+          runZone.push(zones.innermost());
           runInMain.push(mainDepth > 0);
           runBlock.push(block);
           if (h1Depth > 0) {
@@ -393,16 +327,13 @@ export function readText(
         }
         if (f & F_BOILER) {
           boilerDepth--;
-          const id = openZones.pop()!;
-          zoneTokens[id] = tokens.length - zoneStart[id];
-          zoneLinks[id] = linkTokens - zoneLinkStart[id];
-          zoneBlocks[id] = block - zoneBlockStart[id];
+          zones.leave(tokens.length, linkTokens, block);
         } else if (f & F_MAIN) mainDepth--;
         if (f & F_SECTION) sectionDepth--;
         if (f & F_LINK && current && current.depth === flags.length + 1) endLink();
         if (!INLINE_TAGS.has(name)) boundary();
         else if (f & (F_BOILER | F_MAIN)) runOpen = false;
-        if (f & F_FRAME) closeFrame();
+        if (f & F_FRAME) frames.close(tokens.length, linkTokens);
       },
     },
     { decodeEntities: true },
@@ -412,14 +343,14 @@ export function readText(
   stream.end();
   settleZones(
     tokens.length,
-    { start: zoneStart, parent: zoneParent, mixed: zoneMixed, tokens: zoneTokens, links: zoneLinks, blocks: zoneBlocks },
+    zones,
     proseBefore(tokens.length, blockToken, blockLinkTokens),
     blockToken,
     runZone,
     runInMain,
     runKind,
   );
-  markTeasers(tokens.length, teaserStart, teaserEnd, runToken, runKind);
+  markTeasers(tokens.length, frames.listStart, frames.listEnd, runToken, runKind);
 
   // One string: kept with the reading, the parser's chunks (substrings of the page) would hold the whole page and an
   // object per chunk.

@@ -74,11 +74,11 @@ const WRAPPER_SHARE = 0.5;
  * story), at least TEASER_LINK_SHARE of its tokens in links, and no child of more than TEASER_ITEM_TOKENS tokens
  * (summaries, not the parts of an article).
  */
-export const TEASER_TAGS = new Set(['ul', 'ol', 'div', 'section']);
-export const TEASER_ITEMS = 3;
-export const TEASER_LED = 0.75;
-export const TEASER_LINK_SHARE = 0.15;
-export const TEASER_ITEM_TOKENS = 80;
+const TEASER_TAGS = new Set(['ul', 'ol', 'div', 'section']);
+const TEASER_ITEMS = 3;
+const TEASER_LED = 0.75;
+const TEASER_LINK_SHARE = 0.15;
+const TEASER_ITEM_TOKENS = 80;
 /**
  * A list of teasers holding this share of the page's text outside boilerplate is what the page says (a front page, a
  * news round-up), not teasers: twice as much text as the rest of the page. An article with its related stories below
@@ -145,6 +145,70 @@ export const KIND_NEUTRAL = 0;
 export const KIND_MAIN = 1;
 export const KIND_BOILER = 2;
 
+/**
+ * Block elements open during a pass (frames), followed as possible lists of teasers: per frame its first token, the
+ * link tokens before it, its children with text, how many of those open with a link, its largest child, whether it
+ * opens with a link itself, and whether its tag may hold a list. The lists found, as token ranges.
+ */
+export class TeaserFrames {
+  private readonly start: number[] = [];
+  private readonly linkStart: number[] = [];
+  private readonly children: number[] = [];
+  private readonly led: number[] = [];
+  private readonly largest: number[] = [];
+  private readonly isLed: boolean[] = [];
+  private readonly list: boolean[] = [];
+  readonly listStart: number[] = [];
+  readonly listEnd: number[] = [];
+
+  /** A block element opens at token `tokenCount`, after `linkTokens` tokens in links. */
+  open(name: string, tokenCount: number, linkTokens: number): void {
+    this.start.push(tokenCount);
+    this.linkStart.push(linkTokens);
+    this.children.push(0);
+    this.led.push(0);
+    this.largest.push(0);
+    this.isLed.push(false);
+    this.list.push(TEASER_TAGS.has(name));
+  }
+
+  /** A link opens at token `tokenCount`: every block that has no text yet opens with it. */
+  link(tokenCount: number): void {
+    const { start, isLed } = this;
+    for (let i = start.length - 1; i >= 0 && start[i] === tokenCount && !isLed[i]; i--) {
+      isLed[i] = true;
+    }
+  }
+
+  /** The innermost block element closes: a list of teasers if it is one, and a child of the block around it. */
+  close(tokenCount: number, linkTokens: number): void {
+    const start = this.start.pop()!;
+    const links = linkTokens - this.linkStart.pop()!;
+    const children = this.children.pop()!;
+    const led = this.led.pop()!;
+    const largest = this.largest.pop()!;
+    const isLed = this.isLed.pop()!;
+    const list = this.list.pop()!;
+    const inside = tokenCount - start;
+    if (
+      list &&
+      children >= TEASER_ITEMS &&
+      led >= TEASER_LED * children &&
+      links >= TEASER_LINK_SHARE * inside &&
+      largest <= TEASER_ITEM_TOKENS
+    ) {
+      this.listStart.push(start);
+      this.listEnd.push(tokenCount);
+    }
+    const parent = this.start.length - 1;
+    if (parent >= 0 && inside > 0) {
+      this.children[parent]++;
+      if (inside > this.largest[parent]) this.largest[parent] = inside;
+      if (isLed) this.led[parent]++;
+    }
+  }
+}
+
 /** Boilerplate zones found in a pass (see readText). */
 interface Zones {
   start: number[];
@@ -155,6 +219,49 @@ interface Zones {
   links: number[];
   /** Blocks inside (a wrapper holds several: a lone banner paragraph is no wrapper, however much of the page it is). */
   blocks: number[];
+}
+
+/**
+ * Boilerplate zones as a pass opens and closes them: per zone its first token, the tokens in links before it, the zone
+ * around it, whether it is mixed; once closed, its tokens, link tokens and blocks.
+ */
+export class OpenZones implements Zones {
+  readonly start: number[] = [];
+  private readonly linkStart: number[] = [];
+  readonly parent: number[] = [];
+  readonly mixed: boolean[] = [];
+  readonly tokens: number[] = [];
+  readonly links: number[] = [];
+  private readonly blockStart: number[] = [];
+  readonly blocks: number[] = [];
+  private readonly open: number[] = [];
+
+  /** The innermost zone open now, -1 outside any. */
+  innermost(): number {
+    return this.open.length ? this.open[this.open.length - 1] : -1;
+  }
+
+  /** A zone opens at token `tokenCount`, after `linkTokens` tokens in links, in block `block`. */
+  enter(mixed: boolean, tokenCount: number, linkTokens: number, block: number): void {
+    const id = this.start.length;
+    this.start.push(tokenCount);
+    this.linkStart.push(linkTokens);
+    this.parent.push(this.innermost());
+    this.mixed.push(mixed);
+    this.tokens.push(-1);
+    this.links.push(0);
+    this.blockStart.push(block);
+    this.blocks.push(0);
+    this.open.push(id);
+  }
+
+  /** The innermost zone closes. */
+  leave(tokenCount: number, linkTokens: number, block: number): void {
+    const id = this.open.pop()!;
+    this.tokens[id] = tokenCount - this.start[id];
+    this.links[id] = linkTokens - this.linkStart[id];
+    this.blocks[id] = block - this.blockStart[id];
+  }
 }
 
 /**
