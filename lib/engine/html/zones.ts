@@ -1,8 +1,8 @@
 /**
  * Main content over boilerplate: where an element puts its text (zoneOf: navigation, site chrome, asides, comments
  * and banners by tag, landmark role and class / id names; the page's main region), which boilerplate zones are
- * really the page's wrapper or content (settleZones), which lists are teasers rather than a round-up (markTeasers),
- * and the weight each run of text gets from all that for a boilerplate weight (weighRuns).
+ * really the page's wrapper or content (settleZones, from the OpenZones the pass keeps), which lists are teasers
+ * rather than a round-up (TeaserFrames, markTeasers), and each run's weight for a boilerplate weight (weighRuns).
  */
 
 export const F_BOILER = 8;
