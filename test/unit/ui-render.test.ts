@@ -149,6 +149,43 @@ describe('crawl panel', () => {
   });
 });
 
+describe('crawl panel: a watched crawl', () => {
+  it("after a check the headline says what the check found, not the check's own page count; during one, its progress", async () => {
+    const { CrawlPanel } = await import('../../entrypoints/ui/crawl-panel');
+    const root = document.getElementById('root')!;
+    const since = Date.UTC(2026, 2, 4, 12);
+    const check = { startedAt: since + 1000, since, trigger: 'manual' };
+    const record = {
+      id: 'w',
+      name: 'coffee',
+      topic: { keywords: 'coffee' },
+      status: 'done',
+      stats: {
+        pagesEvaluated: 40,
+        maxPages: 40,
+        errors: 0,
+        frontierSize: 0,
+        fetchesInFlight: 0,
+        elapsedMs: 5000,
+        meanScore: 0.2,
+      },
+      watch: { schedule: 'weekly', nextDueAt: 0, check: { ...check, endedAt: since + 2000, outcome: 'done', newPages: 37 } },
+    } as unknown as CrawlRecord;
+    const counts = { cut: 0.05, newRelevant: 43, lowRelevance: 0, fromSearch: 0 } as never;
+    const snapshot: CrawlSnapshot = { record, top: [], pageCount: 80, active: false, scores: [] };
+    render(h(CrawlPanel, { snapshot, counts, onError: () => {} }), root as unknown as Element);
+    const headline = root.querySelector('[data-testid="headline"]')!;
+    expect(headline.querySelector('[data-testid="stat-pages"]')).toBeNull();
+    expect(headline.querySelector('[data-testid="watch-since"]')!.textContent).toMatch(/^37 new since /);
+    // A check under way: its progress, no "new since" yet.
+    const running = { ...record, status: 'running', watch: { ...record.watch!, check } } as CrawlRecord;
+    render(h(CrawlPanel, { snapshot: { ...snapshot, record: running }, counts, onError: () => {} }), root as unknown as Element);
+    expect(root.querySelector('[data-testid="stat-pages"]')!.textContent).toBe('40 of 40 pages checked');
+    expect(root.querySelector('[data-testid="watch-since"]')).toBeNull();
+    render(null, root as unknown as Element);
+  });
+});
+
 describe('crawl panel: refused hosts', () => {
   it('counts them in the status, the hosts (as text) behind a disclosure', async () => {
     const { CrawlPanel } = await import('../../entrypoints/ui/crawl-panel');
@@ -213,6 +250,10 @@ describe('result row parts', () => {
     const text = root.querySelector('[data-testid=watch-since]')!.textContent ?? '';
     expect(text.startsWith('2 new since ')).toBe(true);
     expect(text).toContain('2026');
+    // Dated and timed: two checks may fall on one day.
+    const { formatDateTime } = await import('../../lib/app/view/page-view');
+    expect(text).toBe(`2 new since ${formatDateTime(since)}`);
+    expect(formatDateTime(since)).toMatch(/\d{1,2}.\d{2}/);
     render(null, root as unknown as Element);
   });
 });

@@ -8,9 +8,7 @@
 export type QueryRoot = Pick<ParentNode, 'querySelector' | 'querySelectorAll'>;
 
 const ELEMENT_NODE = 1;
-const TEXT_NODE = 3;
-/** Node.compareDocumentPosition: the other node follows. */
-export const FOLLOWING = 4;
+export const TEXT_NODE = 3;
 /** Elements whose text is never visible. */
 const INVISIBLE = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'SVG', 'IFRAME', 'OBJECT']);
 /** Elements that separate words even when the markup has no whitespace between them. */
@@ -41,7 +39,8 @@ const BREAKING = new Set([
 
 /**
  * Whether `node` comes after `ref` in document order (a descendant after its ancestor). Read from the tree itself:
- * linkedom's compareDocumentPosition compares depths only, which puts a shallow heading after a deeper title above it.
+ * linkedom's compareDocumentPosition compares depths only, which puts a shallow heading after a deeper title above it,
+ * so the extractor and the paint-order check (paint.ts) both ask this instead.
  */
 export function follows(node: Node, ref: Node): boolean {
   if (node === ref) return false;
@@ -57,8 +56,9 @@ export function follows(node: Node, ref: Node): boolean {
   if (i === 0) return false;
   if (i === b.length) return true;
   if (i === a.length) return false;
-  const siblings = Array.from(a[i - 1].childNodes);
-  return siblings.indexOf(a[i] as ChildNode) > siblings.indexOf(b[i] as ChildNode);
+  // Where the two paths part: `node`'s branch follows `ref`'s when it is among the siblings after it.
+  for (let n = b[i].nextSibling; n; n = n.nextSibling) if (n === a[i]) return true;
+  return false;
 }
 
 /** A heading's outline level: h1-h6 by tag, an ARIA heading by aria-level (2 without one). */

@@ -5,7 +5,7 @@
  * "相关搜索" or "Реклама" opens a block that holds no organic results, up to the next section heading of its level),
  * ads by an ad label inside the result, and links back to the engine by their host (results.ts).
  */
-import { closest, Exclusions, type QueryRoot, queryAll, queryOne, visibleText } from './dom';
+import { closest, Exclusions, type QueryRoot, queryAll, queryOne, TEXT_NODE, visibleText } from './dom';
 import { isAdLabel, isModuleLabel } from './labels';
 import { accept, type Candidate, type Context, candidatesOf, longestText, sectionBlocks } from './results';
 
@@ -32,7 +32,6 @@ const GENERIC_EXCLUDE = [
   '[data-text-ad]',
 ];
 
-const TEXT_NODE = 3;
 /** Elements a label can be written in (a heading, or the small inline element an ad badge is). */
 const HEADING = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
 const BADGE = 'span, div, b, strong, small, em, i, p, label, mark, sup, li, td';

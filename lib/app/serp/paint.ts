@@ -7,7 +7,7 @@
  * z-index under the in-flow backgrounds of its stacking context. Overlays that let clicks through
  * (`pointer-events: none`) are invisible to hit testing and caught by the approximation.
  */
-import { FOLLOWING } from './dom';
+import { follows } from './dom';
 import { parseColour } from './colour';
 import { type Box, type DocBox, type GeometryWindow, intersect, visibleRegion } from './geometry';
 
@@ -103,9 +103,6 @@ export function painters(win: PaintWindow): Painter[] {
   paintersOf.set(win.document, out);
   return out;
 }
-
-/** Whether `a` comes after `b` in document order. */
-const follows = (a: Node, b: Node) => (b.compareDocumentPosition(a) & FOLLOWING) !== 0;
 
 /** Whether an element creates a stacking context of its own (so its background paints under its negative z children). */
 function stackingContext(el: Element, win: GeometryWindow): boolean {
